@@ -1,0 +1,47 @@
+# Two commands for a fresh machine: `make run` and `make test`. Only Python 3.11 and make needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
+FLASK := $(BIN)/flask --app companion.web
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test db chromium benchmark lint clean
+
+run: $(RUNTIME) db
+	$(FLASK) run --host 127.0.0.1 --port 5000
+
+test: $(DEV) chromium
+	$(BIN)/python -m pytest -q
+
+db: $(RUNTIME)
+	$(FLASK) db upgrade
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(DEV): pyproject.toml $(RUNTIME)
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@
+
+# Browser tests drive Debian's chromium (never a downloaded browser).
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+
+benchmark: $(DEV)
+	$(BIN)/python -m benchmarks
+
+lint: $(DEV)
+	$(BIN)/ruff check companion tests
+	$(BIN)/mypy companion/core
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis

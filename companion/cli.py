@@ -1,0 +1,65 @@
+"""The ``companion`` command: a thin shell over the core (and the photo reader).
+
+Exit codes: 0 all legal, 1 something illegal, 2 bad input (message on stderr).
+Each feature adds its subcommand here; heavy imports (cv2) stay inside the command.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from companion.core.presets import PRESETS, UnknownPresetError, get_preset
+from companion.core.tiles import ImpossibleTilesError, NotationError
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+PRESET_OPTION = click.option(
+    "--preset", default="pressman", show_default=True,
+    type=click.Choice(list(PRESETS), case_sensitive=False), help="Rules to apply.")
+
+
+class BadInput(click.ClickException):
+    """Bad input: the message on stderr and exit code 2, never a traceback."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+def read_argument(text: str) -> str:
+    """``-`` means standard input."""
+    return sys.stdin.read() if text == "-" else text
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="companion")
+def main() -> None:
+    """Companion: score keeper and table referee for Rummikub with real tiles."""
+
+
+@main.command()
+@PRESET_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@click.argument("table")
+def check(preset: str, as_json: bool, table: str) -> None:
+    """Check the sets on the table: TABLE like "R5 R6 R7 | K9 B9 O9" ('-' reads stdin)."""
+    from companion.core.melds import check_table
+    from companion.core.tiles import parse_table
+
+    try:
+        sets = parse_table(read_argument(table))
+        if not sets:
+            raise BadInput("the table is empty: give at least one set, e.g. \"R5 R6 R7\"")
+        verdict = check_table(sets, preset=get_preset(preset))
+    except (NotationError, ImpossibleTilesError, UnknownPresetError) as error:
+        raise BadInput(str(error)) from error
+    if as_json:
+        emit_json(verdict.to_json())
+    else:
+        click.echo(verdict.describe())
+    sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)

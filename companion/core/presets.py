@@ -1,0 +1,90 @@
+"""The rule sets the app offers, with where each number comes from.
+
+A session stores the preset it was played under; every field can be overridden with
+``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from companion.core.tiles import JOKER_RACK_PENALTY, JokerKind
+
+
+class ExhaustedPoolRule(Enum):
+    """Who wins, and how it is scored, when the pool is empty and nobody can play."""
+
+    LOWEST_VALUE_RELATIVE = "lowest_value"
+    """Seeds 000, 003, 004: lowest rack value wins; others score −(own − winner's)."""
+    FEWEST_TILES = "fewest_tiles"
+    """Seed 002 (game wiki): fewest tiles wins, scored as a normal win."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    key: str
+    name: str
+    initial_meld: int
+    turn_seconds: int
+    jokers: dict[JokerKind, int] = field(hash=False)
+    sabra_joker_rules: bool = False
+    exhausted_pool: ExhaustedPoolRule = ExhaustedPoolRule.LOWEST_VALUE_RELATIVE
+    joker_penalty: int = JOKER_RACK_PENALTY
+    failed_turn_draw: int = 3  # "draw three tiles from the pool as a penalty" (seed 000)
+    over_time_draw: int = 1  # "must draw a tile from the pool, ending their turns" (seed 000)
+
+    @property
+    def has_bonus_jokers(self) -> bool:
+        return any(n for kind, n in self.jokers.items() if kind is not JokerKind.REGULAR)
+
+
+PRESSMAN = Preset(
+    key="pressman",
+    name="Pressman (2018)",
+    initial_meld=30,  # "sets that total at least 30 points" (seed 000)
+    turn_seconds=60,  # "a time limit of 1 minute per player, per turn" (seed 000)
+    jokers={JokerKind.REGULAR: 2},  # "106 tiles ... 2 jokers" (seed 001)
+)
+
+SABRA = Preset(
+    key="sabra",
+    name="Sabra Way",
+    initial_meld=50,  # "an initial meld of 50 points" (seed 004)
+    turn_seconds=120,  # "Two minutes per turn - per player" (seed 004)
+    jokers={JokerKind.REGULAR: 2},
+    sabra_joker_rules=True,  # "A meld containing a Joker may not be manipulated" (seed 004)
+)
+
+TWIST = Preset(
+    key="twist",
+    name="Twist",
+    initial_meld=30,  # seed 003
+    turn_seconds=60,  # "a time limit of 1 minute per player, per turn" (seed 003)
+    jokers={  # "2 Regular Jokers, 2 Mirror Jokers, 2 Double Jokers, 2 Color Change Jokers"
+        JokerKind.REGULAR: 2,
+        JokerKind.DOUBLE: 2,
+        JokerKind.MIRROR: 2,
+        JokerKind.COLOUR_CHANGE: 2,
+    },
+)
+
+PRESETS: dict[str, Preset] = {p.key: p for p in (PRESSMAN, SABRA, TWIST)}
+DEFAULT_PRESET = PRESSMAN
+
+
+class UnknownPresetError(ValueError):
+    pass
+
+
+def get_preset(key: str | None) -> Preset:
+    """Look a preset up by key (case-insensitive; ``sabra-way`` and ``sabra_way`` too)."""
+    if key is None or not key.strip():
+        return DEFAULT_PRESET
+    normal = key.strip().lower().replace("-", "_").replace(" ", "_")
+    aliases = {"sabra_way": "sabra", "pressman_2018": "pressman", "standard": "pressman"}
+    normal = aliases.get(normal, normal)
+    if normal not in PRESETS:
+        raise UnknownPresetError(
+            f"unknown preset `{key}`: choose one of {', '.join(PRESETS)}")
+    return PRESETS[normal]

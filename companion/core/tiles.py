@@ -1,0 +1,259 @@
+"""Tiles and the notation every way into the app uses.
+
+A numbered tile is a colour letter and a number: ``K7`` black 7, ``R7`` red, ``B7`` blue,
+``O7`` orange (``Y7`` is read as orange: some editions print yellow). Jokers are ``J``
+(regular) and, in the Twist edition only, ``D`` (double), ``M`` (mirror) and ``C``
+(colour-change). Letters are case-insensitive.
+
+Tiles are separated by spaces or commas; sets by ``|``, ``;`` or a new line.
+
+>>> Tile.parse("r7")
+Tile(colour=<Colour.RED: 'R'>, number=7, joker=None)
+>>> str(Tile.parse("y12"))
+'O12'
+>>> format_table(parse_table("R5 R6 J | K7, B7, O7"))
+'R5 R6 J | K7 B7 O7'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+LOWEST_NUMBER = 1
+HIGHEST_NUMBER = 13
+COPIES_OF_EACH_TILE = 2  # "2 sets of tiles numbered 1 to 13 in four colors" (seeds 000, 001)
+JOKER_RACK_PENALTY = 30  # "the penalty for having a joker on a rack is 30 points" (seed 000)
+
+
+class Colour(Enum):
+    BLACK = "K"
+    RED = "R"
+    BLUE = "B"
+    ORANGE = "O"
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+class JokerKind(Enum):
+    REGULAR = "J"
+    DOUBLE = "D"
+    MIRROR = "M"
+    COLOUR_CHANGE = "C"
+
+    @property
+    def word(self) -> str:
+        return {
+            JokerKind.REGULAR: "joker",
+            JokerKind.DOUBLE: "double joker",
+            JokerKind.MIRROR: "mirror joker",
+            JokerKind.COLOUR_CHANGE: "colour-change joker",
+        }[self]
+
+
+COLOUR_LETTERS: dict[str, Colour] = {c.value: c for c in Colour} | {"Y": Colour.ORANGE}
+JOKER_LETTERS: dict[str, JokerKind] = {k.value: k for k in JokerKind}
+
+_NUMBERED = re.compile(r"^([A-Z])(\d+)$")
+_SET_SEPARATORS = re.compile(r"[|;\n]")
+_TILE_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class NotationError(ValueError):
+    """A token that is not a tile, with where it stands ("set 2, tile 3")."""
+
+    def __init__(self, token: str, problem: str, *, set_number: int | None = None,
+                 tile_number: int | None = None) -> None:
+        self.token = token
+        self.problem = problem
+        self.set_number = set_number
+        self.tile_number = tile_number
+        super().__init__(f"`{token}`{self.where_words}: {problem}")
+
+    @property
+    def where_words(self) -> str:
+        parts = []
+        if self.set_number is not None:
+            parts.append(f"set {self.set_number}")
+        if self.tile_number is not None:
+            parts.append(f"tile {self.tile_number}")
+        return (" at " + ", ".join(parts)) if parts else ""
+
+    @property
+    def where(self) -> dict[str, int | str]:
+        """Machine-readable location, for the JSON answers."""
+        location: dict[str, int | str] = {"token": self.token}
+        if self.set_number is not None:
+            location["set"] = self.set_number
+        if self.tile_number is not None:
+            location["tile"] = self.tile_number
+        return location
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One physical tile: a numbered tile (colour and number) or a joker of some kind."""
+
+    colour: Colour | None = None
+    number: int | None = None
+    joker: JokerKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.joker is None:
+            if self.colour is None or self.number is None:
+                raise ValueError("a numbered tile needs a colour and a number")
+            if not LOWEST_NUMBER <= self.number <= HIGHEST_NUMBER:
+                raise ValueError(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}, not {self.number}")
+        elif self.colour is not None or self.number is not None:
+            raise ValueError("a joker has no colour or number of its own")
+
+    @classmethod
+    def numbered(cls, colour: Colour, number: int) -> Tile:
+        return cls(colour=colour, number=number)
+
+    @classmethod
+    def of_joker(cls, kind: JokerKind = JokerKind.REGULAR) -> Tile:
+        return cls(joker=kind)
+
+    @classmethod
+    def parse(cls, token: str, *, set_number: int | None = None,
+              tile_number: int | None = None) -> Tile:
+        """Read one token such as ``R7``, ``y12`` or ``J``; a NotationError says what is wrong."""
+        text = token.strip().upper()
+
+        def fail(problem: str) -> NotationError:
+            return NotationError(token.strip(), problem, set_number=set_number,
+                                 tile_number=tile_number)
+
+        if not text:
+            raise fail("an empty tile")
+        if text in JOKER_LETTERS:
+            return cls.of_joker(JOKER_LETTERS[text])
+        match = _NUMBERED.match(text)
+        if match is None:
+            if text[0] in COLOUR_LETTERS and len(text) == 1:
+                raise fail("a colour needs a number, as in R7")
+            if text[0] in COLOUR_LETTERS or text[0].isdigit():
+                raise fail("a tile is a colour letter (K, R, B, O) and a number 1–13, as in R7")
+            raise fail("not a tile: colours are K (black), R (red), B (blue), O (orange); "
+                       "jokers J, D, M, C")
+        letter, digits = match.groups()
+        if letter not in COLOUR_LETTERS:
+            raise fail(f"`{letter}` is not a colour: use K (black), R (red), B (blue) or O (orange)")
+        number = int(digits)
+        if not LOWEST_NUMBER <= number <= HIGHEST_NUMBER:
+            raise fail(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}")
+        return cls.numbered(COLOUR_LETTERS[letter], number)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.joker is not None
+
+    @property
+    def rack_value(self) -> int:
+        """What the tile costs when it is left on a rack: face value, any joker 30."""
+        return JOKER_RACK_PENALTY if self.number is None else self.number
+
+    @property
+    def words(self) -> str:
+        """The tile as a player says it: "red 7", "joker"."""
+        if self.joker is not None:
+            return self.joker.word
+        assert self.colour is not None
+        return f"{self.colour.word} {self.number}"
+
+    def sort_key(self) -> tuple[int, int, int]:
+        if self.joker is not None:
+            return (1, list(JokerKind).index(self.joker), 0)
+        assert self.colour is not None and self.number is not None
+        return (0, list(Colour).index(self.colour), self.number)
+
+    def __str__(self) -> str:
+        if self.joker is not None:
+            return self.joker.value
+        assert self.colour is not None
+        return f"{self.colour.value}{self.number}"
+
+
+Meld = tuple[Tile, ...]
+Table = tuple[Meld, ...]
+
+
+def parse_tiles(text: str, *, set_number: int | None = None) -> Meld:
+    """Read a run of tiles separated by spaces or commas (a rack or one set)."""
+    tokens = [t for t in _TILE_SEPARATORS.split(text.strip()) if t]
+    return tuple(Tile.parse(token, set_number=set_number, tile_number=i)
+                 for i, token in enumerate(tokens, start=1))
+
+
+def parse_rack(text: str) -> Meld:
+    """Read a rack: tiles in any order; set separators are tolerated and ignored."""
+    return tuple(tile for meld in parse_table(text) for tile in meld)
+
+
+def parse_table(text: str) -> Table:
+    """Read sets separated by ``|``, ``;`` or new lines. Blank sets are skipped.
+
+    Set numbers in error messages count the non-blank sets, as a player counts them.
+    """
+    chunks = [chunk for chunk in _SET_SEPARATORS.split(text) if chunk.strip()]
+    return tuple(parse_tiles(chunk, set_number=i) for i, chunk in enumerate(chunks, start=1))
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(tile) for tile in tiles)
+
+
+def format_table(table: Sequence[Sequence[Tile]]) -> str:
+    return " | ".join(format_tiles(meld) for meld in table)
+
+
+class ImpossibleTilesError(ValueError):
+    """More copies of a tile than the box holds: an input error, never a verdict."""
+
+    def __init__(self, tile: Tile, count: int, allowed: int, message: str) -> None:
+        self.tile = tile
+        self.count = count
+        self.allowed = allowed
+        super().__init__(message)
+
+    @property
+    def where(self) -> dict[str, int | str]:
+        return {"tile": str(self.tile), "count": self.count, "allowed": self.allowed}
+
+
+def check_inventory(tiles: Iterable[Tile], jokers_in_box: dict[JokerKind, int]) -> None:
+    """Refuse a collection of tiles that no real box could hold, naming the tile.
+
+    ``jokers_in_box`` is the edition's joker count by kind (kinds it lacks are absent or 0).
+    """
+    counts = Counter(tiles)
+    for tile in sorted(counts, key=Tile.sort_key):
+        count = counts[tile]
+        if tile.joker is None:
+            if count > COPIES_OF_EACH_TILE:
+                raise ImpossibleTilesError(
+                    tile, count, COPIES_OF_EACH_TILE,
+                    f"{tile} ({tile.words}) appears {count} times: the game has only "
+                    f"{COPIES_OF_EACH_TILE} of each tile")
+            continue
+        allowed = jokers_in_box.get(tile.joker, 0)
+        if allowed == 0:
+            raise ImpossibleTilesError(
+                tile, count, 0,
+                f"{tile} ({tile.words}): this edition has no {tile.joker.word}s "
+                "(bonus jokers come only with Twist)")
+        if count > allowed:
+            raise ImpossibleTilesError(
+                tile, count, allowed,
+                f"{tile} appears {count} times: the game has only {allowed} {tile.joker.word}s")
+
+
+def all_numbered_tiles() -> tuple[Tile, ...]:
+    return tuple(Tile.numbered(colour, number) for colour in Colour
+                 for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1))

@@ -1,0 +1,44 @@
+"""POST /api/v1/check: the table check as JSON, the same core call as the page and CLI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from companion.core.melds import check_table
+from companion.core.presets import UnknownPresetError, get_preset
+from companion.core.tiles import ImpossibleTilesError, NotationError, parse_table
+
+bp = Blueprint("check_api", __name__)
+
+
+def bad_request(message: str, where: Any = None) -> tuple[Any, int]:
+    return jsonify(error=message, where=where), 400
+
+
+@bp.post("/check")
+def check() -> Any:
+    payload = request.get_json(silent=True)
+    if not isinstance(payload, dict):
+        return bad_request("send a JSON object such as {\"table\": \"R5 R6 R7\", "
+                           "\"preset\": \"pressman\"}")
+    table_text = payload.get("table")
+    if not isinstance(table_text, str):
+        return bad_request("`table` must be a string of tiles, sets separated by | ; or new lines",
+                           {"field": "table"})
+    preset_key = payload.get("preset")
+    if preset_key is not None and not isinstance(preset_key, str):
+        return bad_request("`preset` must be a string", {"field": "preset"})
+    try:
+        preset = get_preset(preset_key)
+    except UnknownPresetError as error:
+        return bad_request(str(error), {"field": "preset"})
+    try:
+        table = parse_table(table_text)
+        if not table:
+            return bad_request("the table is empty: give at least one set", {"field": "table"})
+        verdict = check_table(table, preset=preset)
+    except (NotationError, ImpossibleTilesError) as error:
+        return bad_request(str(error), error.where)
+    return jsonify(verdict.to_json())

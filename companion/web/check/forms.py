@@ -1,0 +1,32 @@
+"""Forms of the table check: their validators call the core parser, nothing else."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import SelectField, TextAreaField
+from wtforms.validators import InputRequired, ValidationError
+
+from companion.core.presets import PRESETS
+from companion.core.tiles import NotationError, parse_table
+
+PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
+
+
+def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
+    """A table that does not parse is refused with the token and where it stands."""
+    try:
+        table = parse_table(field.data or "")
+    except NotationError as error:
+        raise ValidationError(str(error)) from error
+    if not table:
+        raise ValidationError("Type at least one set, e.g. R5 R6 R7.")
+
+
+class CheckTableForm(FlaskForm):
+    table = TextAreaField(
+        "Sets on the table", validators=[InputRequired("Type at least one set."), table_notation],
+        render_kw={"rows": 5, "autocomplete": "off", "autocapitalize": "characters",
+                   "spellcheck": "false",
+                   "placeholder": "R5 R6 R7\nK9 B9 O9 J"})
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+                         render_kw={"data-preset-picker": ""})

@@ -1,0 +1,5 @@
+"""Pages of the photos feature."""
+
+from flask import Blueprint
+
+bp = Blueprint("photos", __name__)

@@ -1,0 +1,5 @@
+"""Pages of the turns feature."""
+
+from flask import Blueprint
+
+bp = Blueprint("turns", __name__)

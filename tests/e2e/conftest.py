@@ -1,0 +1,61 @@
+"""End-to-end fixtures: the real app served on loopback, driven by Debian's headless chromium."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion.web import create_app
+from companion.web.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is missing: run `make chromium`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The real app, with CSRF on, on a free loopback port; yields its base URL."""
+    app = create_app({
+        "SECRET_KEY": "e2e",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'companion.sqlite'}",
+    })
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture
+def page(browser: object, live_server: str) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 390, "height": 844},  # a phone
+                                  base_url=live_server)
+    page = context.new_page()
+    yield page
+    context.close()
