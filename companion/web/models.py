@@ -1,5 +1,148 @@
-"""Database models (SQLAlchemy 2.0 typed). The score-keeping feature owns the tables."""
+"""Database models (SQLAlchemy 2.0 typed). The score-keeping feature owns the tables.
 
+Racks are stored in tile notation (``rack``) or, when only a total was given, as points and
+jokers, so any game can be re-scored and audited. Scores are stored as recorded; the score
+sheet (subtotals, totals, standings) is always derived from them by the core.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from companion.core.presets import Preset, get_preset
+from companion.core.scoring import Ending, GameResult, Rack, apply_rule_overrides
+from companion.core.tiles import parse_rack
 from companion.web.extensions import db
 
-__all__ = ["db"]
+__all__ = ["db", "ScoreSession", "Player", "Game", "GameEntry", "GameChange"]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
+    """A session: players in seating order, the number of rounds, the rules played."""
+
+    __tablename__ = "score_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
+    preset_key: Mapped[str] = mapped_column(String(20))
+    rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rounds: Mapped[int]
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="session", order_by="Player.seat", cascade="all, delete-orphan",
+        passive_deletes=True)
+    games: Mapped[list[Game]] = relationship(
+        back_populates="session", order_by="Game.number", cascade="all, delete-orphan",
+        passive_deletes=True)
+    changes: Mapped[list[GameChange]] = relationship(
+        back_populates="session", order_by="GameChange.id", cascade="all, delete-orphan",
+        passive_deletes=True)
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+    @property
+    def base_preset(self) -> Preset:
+        return get_preset(self.preset_key)
+
+    @property
+    def rules(self) -> Preset:
+        return apply_rule_overrides(self.base_preset, self.rule_overrides or {})
+
+    def player_named(self, name: str) -> Player:
+        return next(player for player in self.players if player.name == name)
+
+    def results(self) -> list[GameResult]:
+        return [game.to_result(self.player_names) for game in self.games]
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "score_player"
+    __table_args__ = (UniqueConstraint("session_id", "seat", name="uq_score_player_seat"),
+                      UniqueConstraint("session_id", "name", name="uq_score_player_name"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(60))
+
+    session: Mapped[ScoreSession] = relationship(back_populates="players")
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game; ``number`` runs 1.. across the session (the round follows from it)."""
+
+    __tablename__ = "score_game"
+    __table_args__ = (UniqueConstraint("session_id", "number", name="uq_score_game_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    ending: Mapped[str] = mapped_column(String(12))
+    winner_id: Mapped[int] = mapped_column(ForeignKey("score_player.id", ondelete="CASCADE"))
+    recorded_at: Mapped[datetime] = mapped_column(default=utc_now)
+    edited_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    session: Mapped[ScoreSession] = relationship(back_populates="games")
+    winner: Mapped[Player] = relationship()
+    entries: Mapped[list[GameEntry]] = relationship(
+        back_populates="game", cascade="all, delete-orphan", passive_deletes=True)
+
+    def to_result(self, players: tuple[str, ...]) -> GameResult:
+        by_name = {entry.player.name: entry for entry in self.entries}
+        return GameResult(Ending(self.ending), self.winner.name, players,
+                          tuple(by_name[name].score for name in players),
+                          tuple(by_name[name].to_rack() for name in players))
+
+
+class GameEntry(db.Model):  # type: ignore[name-defined,misc]
+    """One player's line in a game: the score and the rack it came from."""
+
+    __tablename__ = "score_game_entry"
+    __table_args__ = (UniqueConstraint("game_id", "player_id", name="uq_score_game_entry_player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("score_game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("score_player.id", ondelete="CASCADE"))
+    score: Mapped[int]
+    rack: Mapped[str | None] = mapped_column(Text, default=None)
+    rack_points: Mapped[int | None] = mapped_column(default=None)
+    rack_jokers: Mapped[int | None] = mapped_column(default=None)
+
+    game: Mapped[Game] = relationship(back_populates="entries")
+    player: Mapped[Player] = relationship()
+
+    def to_rack(self) -> Rack | None:
+        if self.rack is not None:
+            return Rack.of_tiles(parse_rack(self.rack))
+        if self.rack_points is not None:
+            return Rack.of_total(self.rack_points, self.rack_jokers or 0)
+        return None
+
+
+class GameChange(db.Model):  # type: ignore[name-defined,misc]
+    """The history of a session's games: what was recorded, edited or undone, and when."""
+
+    __tablename__ = "score_game_change"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
+    game_number: Mapped[int]
+    action: Mapped[str] = mapped_column(String(12))
+    at: Mapped[datetime] = mapped_column(default=utc_now)
+    summary: Mapped[str] = mapped_column(Text)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+    session: Mapped[ScoreSession] = relationship(back_populates="changes")
