@@ -1,0 +1,646 @@
+"""Synthetic photos of Rummikub tiles on a table, with the answer known for every tile.
+
+The photo reader is trained and measured on real photos plus these renders. A render lays the
+sets of a table out as rows of touching tiles, draws each tile face (the classic design with a
+bold number, or the current one with the number in a shallow circle and the embossed logo),
+gives the tiles thickness and a shadow, then photographs the table: perspective, warm or cold
+light, glare, blur, sensor noise and JPEG. Everything is drawn with cv2 (Hershey fonts) and
+numpy, and every random choice comes from one ``numpy.random.Generator`` seeded by the caller,
+so a seed always gives the same picture.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.core.tiles import (
+    COPIES_OF_EACH_TILE,
+    HIGHEST_NUMBER,
+    LOWEST_NUMBER,
+    Colour,
+    JokerKind,
+    Meld,
+    Table,
+    Tile,
+)
+
+DESIGNS = ("classic", "current")
+BACKGROUNDS = ("wood", "cloth", "dark", "white")
+LIGHTS = ("neutral", "warm", "cold")
+
+TILE_ASPECT = 26 / 36  # width / height of a real tile face (about 26 × 36 mm)
+TILE_THICKNESS = 0.2  # thickness / height: what shows of the tile's side under a slant
+JOKERS_IN_A_BOX = 2  # a standard box holds one red-faced and one black-faced joker
+
+Point = tuple[float, float]
+Outline = tuple[Point, Point, Point, Point]
+
+# BGR inks, sampled by eye from the real photos.
+INKS: dict[Colour, tuple[float, float, float]] = {
+    Colour.BLACK: (40, 36, 34),
+    Colour.RED: (42, 38, 200),
+    Colour.BLUE: (200, 112, 20),
+    Colour.ORANGE: (30, 135, 242),
+}
+JOKER_INKS = {"red": (45, 40, 205), "black": (40, 36, 34)}
+
+
+@dataclass(frozen=True)
+class RenderedTile:
+    """Where one tile lies in a render.
+
+    ``outline`` holds the four corners of the tile's face in image pixels, in the order
+    top-left, top-right, bottom-right, bottom-left *of the face as printed* (so a tile lying
+    upside down has its top-left corner at the bottom right of where it lies).
+    """
+
+    tile: Tile
+    outline: Outline
+    set_index: int
+    position: int  # laid order within its set
+
+
+@dataclass(frozen=True, eq=False)
+class RenderedTable:
+    """A synthetic table photo and its answer; ``light``, ``glare``, ``blur`` and
+    ``perspective`` record the conditions the render was made under."""
+
+    image: np.ndarray  # BGR uint8
+    tiles: tuple[RenderedTile, ...]
+    table: Table
+    design: str
+    background: str
+    light: str = "neutral"
+    glare: bool = False
+    blur: float = 0.0
+    perspective: float = 0.0
+
+
+# ---------------------------------------------------------------------------------- tables
+
+
+def random_table(rng: np.random.Generator, *, min_sets: int = 1, max_sets: int = 5) -> Table:
+    """A random table: mostly legal runs and groups, some illegal ones, regular jokers.
+
+    No tile appears more often than the box holds it and there are at most two jokers, so
+    every table could be laid with one real box.
+    """
+    if not 1 <= min_sets <= max_sets:
+        raise ValueError(f"need 1 <= min_sets <= max_sets, got {min_sets} and {max_sets}")
+    counts: Counter[Tile] = Counter()
+    melds: list[Meld] = []
+    for _ in range(int(rng.integers(min_sets, max_sets + 1))):
+        for _attempt in range(30):
+            meld = _random_meld(rng, jokers_left=JOKERS_IN_A_BOX - counts[Tile.of_joker()])
+            trial = counts + Counter(meld)
+            if all(n <= (JOKERS_IN_A_BOX if t.is_joker else COPIES_OF_EACH_TILE)
+                   for t, n in trial.items()):
+                counts = trial
+                melds.append(meld)
+                break
+    return tuple(melds)
+
+
+def _random_meld(rng: np.random.Generator, *, jokers_left: int) -> Meld:
+    colours = list(Colour)
+    kind = rng.choice(["run", "group", "broken run", "broken group", "pair"],
+                      p=[0.42, 0.33, 0.1, 0.1, 0.05])
+    tiles: list[Tile]
+    if kind in ("run", "broken run"):
+        length = int(rng.integers(3, 7)) if rng.random() < 0.85 else int(rng.integers(7, 11))
+        start = int(rng.integers(LOWEST_NUMBER, HIGHEST_NUMBER - length + 2))
+        colour = colours[int(rng.integers(4))]
+        tiles = [Tile.numbered(colour, n) for n in range(start, start + length)]
+        if kind == "broken run":
+            if rng.random() < 0.5 and length > 3:
+                del tiles[int(rng.integers(1, length - 1))]  # a gap in the numbers
+            else:
+                i = int(rng.integers(length))
+                other = colours[(colours.index(colour) + int(rng.integers(1, 4))) % 4]
+                tiles[i] = Tile.numbered(other, start + i)  # one tile of another colour
+    elif kind in ("group", "broken group"):
+        number = int(rng.integers(LOWEST_NUMBER, HIGHEST_NUMBER + 1))
+        order = rng.permutation(4)[: int(rng.integers(3, 5))]
+        tiles = [Tile.numbered(colours[int(i)], number) for i in order]
+        if kind == "broken group":
+            i = int(rng.integers(len(tiles)))
+            if rng.random() < 0.5:
+                tiles[i] = tiles[(i + 1) % len(tiles)]  # a colour twice
+            else:
+                off = number + 1 if number < HIGHEST_NUMBER else number - 1
+                tiles[i] = Tile.numbered(tiles[i].colour or Colour.BLACK, off)
+    else:
+        tiles = [Tile.numbered(colours[int(rng.integers(4))], int(rng.integers(1, 14)))
+                 for _ in range(2)]
+    if jokers_left and len(tiles) >= 3 and rng.random() < 0.3:
+        i = int(rng.integers(len(tiles) + 1))
+        if rng.random() < 0.5 and i < len(tiles):
+            tiles[i] = Tile.of_joker()
+        else:
+            tiles.insert(i, Tile.of_joker())
+    return tuple(tiles)
+
+
+# ---------------------------------------------------------------------------------- faces
+
+
+@lru_cache(maxsize=512)
+def _glyph(text: str, font: int, weight: float) -> np.ndarray:
+    """White-on-black mask of ``text``, cropped tight; drawn big once, resized when pasted.
+
+    Hershey fonts slash their zero; tiles print a plain oval, so a ``0`` is drawn as one.
+    """
+    if text.isdigit() and len(text) > 1:
+        parts = [_glyph(ch, font, weight) for ch in text]
+        height = max(p.shape[0] for p in parts)
+        gap = max(2, height // 14)
+        row = np.zeros((height, sum(p.shape[1] for p in parts) + gap * (len(parts) - 1)),
+                       np.uint8)
+        x = 0
+        for part in parts:
+            row[height - part.shape[0]:, x: x + part.shape[1]] = part
+            x += part.shape[1] + gap
+        return row
+    scale = 4.0
+    thickness = max(1, round(weight * 20))
+    if text == "0":
+        one = _glyph("8", font, weight)
+        h, w = one.shape
+        canvas = np.zeros((h, w), np.uint8)
+        half = thickness / 2
+        cv2.ellipse(canvas, (w // 2, h // 2), (round(w / 2 - half), round(h / 2 - half)), 0, 0,
+                    360, 255, thickness, cv2.LINE_AA)
+        return canvas
+    (w, h), base = cv2.getTextSize(text, font, scale, thickness)
+    pad = thickness + 8
+    canvas = np.zeros((h + base + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.putText(canvas, text, (pad, pad + h), font, scale, 255, thickness, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    return canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+
+
+def _paste(face: np.ndarray, mask: np.ndarray, centre: Point, height: float, max_width: float,
+           colour: tuple[float, float, float] | np.ndarray, opacity: float = 1.0) -> None:
+    """Blend a glyph mask in ``colour`` onto ``face`` (float32), fitted to the box."""
+    mh, mw = mask.shape
+    h = max(2, round(height))
+    w = max(2, round(min(mw * h / mh, max_width)))
+    glyph = cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    x0, y0 = round(centre[0] - w / 2), round(centre[1] - h / 2)
+    fh, fw = face.shape[:2]
+    gx0, gy0 = max(0, -x0), max(0, -y0)
+    x0c, y0c = max(0, x0), max(0, y0)
+    x1c, y1c = min(fw, x0 + w), min(fh, y0 + h)
+    if x1c <= x0c or y1c <= y0c:
+        return
+    alpha = glyph[gy0: gy0 + y1c - y0c, gx0: gx0 + x1c - x0c, None] * (opacity / 255.0)
+    region = face[y0c:y1c, x0c:x1c]
+    region *= 1.0 - alpha
+    region += alpha * np.asarray(colour, np.float32)
+
+
+def _draw_joker(face: np.ndarray, centre: Point, radius: float,
+                ink: tuple[float, float, float]) -> None:
+    """A joker's face, drawn as the real tiles print it: a round face with eyes and a grin."""
+    cx, cy, r = centre[0], centre[1], radius
+    line = max(2, round(r * 0.11))
+
+    def pt(dx: float, dy: float) -> tuple[int, int]:
+        return round(cx + dx * r), round(cy + dy * r)
+
+    cv2.circle(face, pt(0, 0), round(r), ink, line, cv2.LINE_AA)
+    for side in (-1, 1):
+        cv2.ellipse(face, pt(side * 0.34, -0.22), (round(r * 0.12), round(r * 0.18)), 0, 0, 360,
+                    ink, -1, cv2.LINE_AA)
+        cv2.ellipse(face, pt(side * 0.34, -0.5), (round(r * 0.2), round(r * 0.1)), 0, 200, 340,
+                    ink, max(1, line // 2), cv2.LINE_AA)
+        cv2.circle(face, pt(side * 0.6, 0.22), round(r * 0.1), ink, max(1, line // 2),
+                   cv2.LINE_AA)  # cheeks
+    cv2.circle(face, pt(0, 0.05), round(r * 0.1), ink, -1, cv2.LINE_AA)
+    cv2.ellipse(face, pt(0, 0.12), (round(r * 0.5), round(r * 0.45)), 0, 15, 165, ink, line,
+                cv2.LINE_AA)
+
+
+def _face(tile: Tile, design: str, width: int, height: int, rng: np.random.Generator,
+          joker_ink: str) -> np.ndarray:
+    """One upright tile face, ``height`` × ``width`` BGR uint8, drawn at twice the size and
+    shrunk so edges are smooth."""
+    if tile.joker is not None and tile.joker is not JokerKind.REGULAR:
+        raise ValueError(f"{tile} ({tile.words}): only regular jokers can be drawn")
+    s = 2
+    w, h = width * s, height * s
+    classic = design == "classic"
+    cream = np.array((208, 230, 240) if classic else (214, 234, 240), np.float32)
+    cream *= float(rng.uniform(0.95, 1.04))
+    cream += rng.normal(0, 1.5, 3).astype(np.float32)
+    face = np.empty((h, w, 3), np.float32)
+    face[:] = cream
+    face *= np.linspace(1.03, 0.95, h, dtype=np.float32)[:, None, None]
+
+    # The rounded rim: darker towards the edges, a little more at the bottom right.
+    rim = max(2, round(w * (0.07 if classic else 0.06)))
+    inner = np.zeros((h, w), np.float32)
+    cv2.rectangle(inner, (rim, rim), (w - 1 - rim, h - 1 - rim), 1.0, -1)
+    offset = max(1, rim // 3)
+    inner = cv2.GaussianBlur(inner, (0, 0), rim * 0.5)
+    lit = np.roll(inner, (-offset, -offset), axis=(0, 1))
+    face *= (0.78 + 0.16 * inner + 0.06 * lit)[..., None]
+
+    jitter_x, jitter_y = rng.normal(0, 0.012 * w), rng.normal(0, 0.01 * h)
+    if classic:
+        centre = (w * 0.5 + jitter_x, h * 0.43 + jitter_y)
+    else:
+        centre = (w * 0.5 + jitter_x * 0.5, h * 0.40 + jitter_y * 0.5)
+        radius = w * 0.39
+        dish = np.zeros((h, w), np.float32)
+        c = (round(centre[0]), round(centre[1]))
+        cv2.circle(dish, c, round(radius), 1.0, -1, cv2.LINE_AA)
+        shift = max(1, round(radius * 0.06))
+        upper = np.roll(dish, (-shift, -shift), axis=(0, 1))
+        blur = max(1.0, radius * 0.04)
+        shadow = cv2.GaussianBlur(np.clip(dish - upper, 0, 1), (0, 0), blur)
+        light = cv2.GaussianBlur(np.clip(upper - dish, 0, 1), (0, 0), blur)
+        face *= (1.0 + 0.03 * dish - 0.10 * shadow)[..., None]
+        face += (10.0 * light)[..., None]
+        logo = _glyph("Rummikub", cv2.FONT_HERSHEY_TRIPLEX, 0.35)
+        logo_centre = (w * 0.5, h * 0.81)
+        tan = cream * np.array((0.78, 0.88, 0.95), np.float32)
+        e = max(1.0, h * 0.006)
+        _paste(face, logo, (logo_centre[0] + e, logo_centre[1] + e), h * 0.085, w * 0.62,
+               cream * 0.8, 0.55)
+        _paste(face, logo, (logo_centre[0] - e, logo_centre[1] - e), h * 0.085, w * 0.62,
+               np.minimum(cream * 1.08, 255), 0.6)
+        _paste(face, logo, logo_centre, h * 0.085, w * 0.62, tan, 0.7)
+
+    if tile.joker is not None:
+        ink = JOKER_INKS[joker_ink]
+        _draw_joker(face, centre, w * (0.3 if classic else 0.27), ink)
+    else:
+        assert tile.colour is not None and tile.number is not None
+        ink = INKS[tile.colour]
+        text = str(tile.number)
+        weight = round(float(rng.uniform(0.85, 1.1)) * 20) / 20  # few sizes: glyphs are cached
+        if classic:
+            glyph = _glyph(text, cv2.FONT_HERSHEY_DUPLEX, weight)
+            _paste(face, glyph, centre, h * 0.42, w * (0.72 if len(text) > 1 else 0.6), ink)
+        else:
+            glyph = _glyph(text, cv2.FONT_HERSHEY_SIMPLEX, weight)
+            _paste(face, glyph, centre, h * 0.29, w * (0.6 if len(text) > 1 else 0.42), ink)
+    out = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def render_tile(tile: Tile, *, design: str, size: tuple[int, int] = (120, 160),
+                rng: np.random.Generator) -> np.ndarray:
+    """One upright tile face filling a ``size`` (width, height) BGR image, for classifiers.
+
+    A joker gets a red or a black face at random; cream, ink weight and placement vary a
+    little from draw to draw, as printed tiles do.
+    """
+    _check_design(design)
+    width, height = size
+    joker_ink = "red" if rng.random() < 0.5 else "black"
+    return _face(tile, design, width, height, rng, joker_ink)
+
+
+def _check_design(design: str) -> None:
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {', '.join(DESIGNS)}, not {design!r}")
+
+
+# ---------------------------------------------------------------------------------- tables
+
+
+def _smooth_noise(rng: np.random.Generator, rows: int, cols: int, width: int,
+                  height: int) -> np.ndarray:
+    """Noise in [0, 1] (about): ``rows`` × ``cols`` random values stretched to the picture, so
+    an uneven grid gives streaks along the short side."""
+    small = rng.random((max(2, rows), max(2, cols)), dtype=np.float32)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
+
+
+def _wood(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    along_y = rng.random() < 0.4
+    w, h = (height, width) if along_y else (width, height)  # the grain runs along x of (w, h)
+    browns = [(38, 64, 104), (52, 92, 142), (96, 150, 196), (30, 46, 72), (70, 112, 162)]
+    base = np.array(browns[int(rng.integers(len(browns)))], np.float32)
+    base *= float(rng.uniform(0.9, 1.1))
+    y = np.arange(h, dtype=np.float32)[:, None]
+    wobble = _smooth_noise(rng, 5, 4, w, h) * float(rng.uniform(2, 6))
+    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (y / float(rng.uniform(25, 90)) + wobble))
+    streaks = _smooth_noise(rng, h // 3, 8, w, h)
+    fibres = _smooth_noise(rng, h // 2, 40, w, h)
+    tone = 0.8 + 0.12 * rings + 0.2 * (streaks - 0.5) + 0.1 * (fibres - 0.5)
+    plank = float(rng.uniform(0.2, 0.5)) * h
+    for seam in np.arange(float(rng.uniform(0, plank)), h, plank):
+        tone[int(seam): int(seam) + 2] *= 0.6
+    image = tone[..., None] * base
+    return np.ascontiguousarray(image.transpose(1, 0, 2)) if along_y else image
+
+
+def _cloth(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    colours = [(196, 198, 200), (60, 112, 42), (110, 70, 40), (150, 180, 200), (70, 70, 150),
+               (128, 126, 124)]
+    base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
+    period = float(rng.uniform(3.5, 8.0))
+    x = np.arange(width, dtype=np.float32)
+    y = np.arange(height, dtype=np.float32)
+    weave = np.sin(2 * np.pi * y / period)[:, None] * np.sin(2 * np.pi * x / period)[None, :]
+    tweed = float(rng.choice([0.04, 0.5]))  # a plain felt, or a woven throw with dark streaks
+    streaks = _smooth_noise(rng, 6, width // 5, width, height)
+    fine = _smooth_noise(rng, height // 2, width // 2, width, height)
+    tone = 0.85 + 0.1 * weave + tweed * (streaks - 0.5) * 2 + 0.1 * (fine - 0.5)
+    return np.clip(tone, 0.15, 1.2)[..., None] * base
+
+
+def _dark(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    colours = [(28, 28, 30), (22, 26, 34), (36, 33, 30), (18, 18, 18), (40, 40, 40)]
+    base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
+    low = _smooth_noise(rng, 4, 6, width, height)
+    fine = _smooth_noise(rng, height // 2, width // 2, width, height)
+    tone = 0.85 + 0.35 * (low - 0.5) + 0.2 * (fine - 0.5)
+    return tone[..., None] * base
+
+
+def _white(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    colours = [(236, 236, 234), (226, 230, 232), (240, 238, 236), (218, 222, 224)]
+    base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
+    low = _smooth_noise(rng, 4, 6, width, height)
+    tone = 1.0 - 0.06 * low
+    if rng.random() < 0.6:  # marble: thin wandering grey veins
+        angle = float(rng.uniform(0, np.pi))
+        x = np.arange(width, dtype=np.float32)[None, :] * math.cos(angle)
+        y = np.arange(height, dtype=np.float32)[:, None] * math.sin(angle)
+        field = (x + y) / float(rng.uniform(150, 400)) + 2.5 * _smooth_noise(rng, 6, 8, width,
+                                                                            height)
+        veins = (1.0 - np.abs(np.sin(np.pi * field))) ** 12
+        tone -= float(rng.uniform(0.15, 0.4)) * veins
+    return tone[..., None] * base
+
+
+_BACKGROUND_MAKERS = {"wood": _wood, "cloth": _cloth, "dark": _dark, "white": _white}
+
+
+def _rotate(points: np.ndarray, degrees: float) -> np.ndarray:
+    a = math.radians(degrees)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return points @ turn.T
+
+
+@dataclass(frozen=True)
+class _Laid:
+    tile: Tile
+    set_index: int
+    position: int
+    corners: np.ndarray  # 4 × 2, table plane, face order TL TR BR BL
+
+
+def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
+             base_angle: float, upside_down_chance: float) -> list[_Laid]:
+    """Rows of nearly touching tiles, one row per set, sets apart and all inside the picture.
+
+    Tries a tile size that fills part of the picture and shrinks it until everything fits.
+    """
+    count = sum(len(meld) for meld in table)
+    if count == 0:
+        return []
+    turns = []
+    for meld in table:
+        row = []
+        for _ in meld:
+            r = rng.random()
+            sideways = 90 if rng.random() < 0.5 else 270
+            row.append(180 if r < upside_down_chance else
+                       sideways if r < upside_down_chance * 1.3 else 0)
+        turns.append(row)
+    fill = float(rng.uniform(0.1, 0.25))
+    tile_height = min(math.sqrt(fill * width * height / (count * TILE_ASPECT)), height * 0.22)
+    while tile_height >= 10:
+        laid = _try_lay_out(table, turns, tile_height, width, height, rng, base_angle)
+        if laid is not None:
+            return laid
+        tile_height *= 0.93
+    raise ValueError(f"{count} tiles in {len(table)} sets do not fit in {width}×{height}")
+
+
+def _try_lay_out(table: Table, turns: list[list[int]], th: float, width: int, height: int,
+                 rng: np.random.Generator, base_angle: float) -> list[_Laid] | None:
+    tw = th * TILE_ASPECT
+    margin = th * 0.35 + 4  # room for the tile's side and shadow
+    cell = 4  # occupancy is kept on a coarse grid
+    occupied = np.zeros((height // cell + 2, width // cell + 2), np.uint8)
+    upright = np.array([(-tw / 2, -th / 2), (tw / 2, -th / 2), (tw / 2, th / 2),
+                        (-tw / 2, th / 2)])
+    laid: list[_Laid] = []
+    for set_index in sorted(range(len(table)), key=lambda i: -len(table[i])):
+        meld = table[set_index]
+        slots = [tw if turn in (0, 180) else th for turn in turns[set_index]]
+        gap = tw * float(rng.uniform(0.01, 0.06))
+        length = sum(slots) + gap * (len(slots) - 1)
+        if rng.random() < 0.15:
+            angle = float(rng.uniform(-180, 180))
+        else:
+            angle = base_angle + float(rng.normal(0, 3))
+        apart = th * float(rng.uniform(0.3, 0.7)) / 2
+        box = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (length / 2 + apart, th / 2 + apart)
+        box = _rotate(box, angle)
+        reach_x = np.abs(box[:, 0]).max() - apart + margin
+        reach_y = np.abs(box[:, 1]).max() - apart + margin
+        if 2 * reach_x >= width or 2 * reach_y >= height:
+            return None
+        for _attempt in range(80):
+            centre = np.array((rng.uniform(reach_x, width - reach_x),
+                               rng.uniform(reach_y, height - reach_y)))
+            candidate = np.zeros_like(occupied)
+            cv2.fillConvexPoly(candidate, np.round((box + centre) / cell).astype(np.int32), 1)
+            if not np.any(candidate & occupied):
+                occupied |= candidate
+                break
+        else:
+            return None
+        x = -length / 2
+        for position, (tile, slot, turn) in enumerate(zip(meld, slots, turns[set_index])):
+            offset = _rotate(np.array([[x + slot / 2, 0.0]]), angle)[0]
+            corners = _rotate(upright, angle + turn) + centre + offset
+            laid.append(_Laid(tile, set_index, position, corners))
+            x += slot + gap
+    laid.sort(key=lambda t: (t.set_index, t.position))
+    return laid
+
+
+def _camera(width: int, height: int, rng: np.random.Generator,
+            slant: float) -> tuple[np.ndarray, np.ndarray]:
+    """The homography from the table plane to the photo for a camera tilted by ``slant``
+    (0 = straight from above), and the image direction pointing towards the camera (where
+    the tiles' sides show)."""
+    near = 0.5 * slant
+    squash = 0.18 * slant
+    a, b = near * float(rng.uniform(0.6, 1.0)), near * float(rng.uniform(0.6, 1.0))
+    plane = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+    photo = [(a, squash), (1.0 - b, squash), (1.0, 1.0), (0.0, 1.0)]
+    far_side = int(rng.choice(4, p=[0.7, 0.1, 0.1, 0.1]))  # top, bottom, left, right
+    mirror = [lambda x, y: (x, y), lambda x, y: (x, 1 - y), lambda x, y: (y, x),
+              lambda x, y: (1 - y, x)][far_side]
+    towards = np.array([(0, 1), (0, -1), (1, 0), (-1, 0)][far_side], np.float64)
+    size = np.array((width, height), np.float32)
+    src = np.array([mirror(*p) for p in plane], np.float32) * size
+    dst = np.array([mirror(*p) for p in photo], np.float32) * size
+    return cv2.getPerspectiveTransform(src, dst), towards
+
+
+def _blend_face(image: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
+    """Warp an upright face onto ``quad`` (TL TR BR BL) of ``image`` (float32), with soft edges."""
+    fh, fw = face.shape[:2]
+    height, width = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (width, height))
+    src = np.array([(-0.5, -0.5), (fw - 0.5, -0.5), (fw - 0.5, fh - 0.5), (-0.5, fh - 0.5)],
+                   np.float32)
+    warp = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
+    size = (int(x1 - x0), int(y1 - y0))
+    colour = cv2.warpPerspective(face.astype(np.float32), warp, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(np.ones((fh, fw), np.float32), warp, size,
+                                flags=cv2.INTER_LINEAR)[..., None]
+    region = image[y0:y1, x0:x1]
+    region *= 1.0 - alpha
+    region += alpha * colour
+
+
+def render_table(table: Table, *, seed: int, design: str | None = None,
+                 background: str | None = None, size: tuple[int, int] = (1280, 960),
+                 light: str | None = None, glare: bool | None = None, blur: float | None = None,
+                 perspective: float | None = None, rotation_deg: float | None = None,
+                 upside_down_chance: float = 0.1) -> RenderedTable:
+    """A photo of ``table`` (sets of tiles) lying on a table, with every tile's outline.
+
+    Each option left as None is drawn at random from ``seed``. ``perspective`` is the camera's
+    slant (0 straight from above, 0.4 strongly slanted), ``rotation_deg`` turns the whole
+    layout, ``blur`` is a Gaussian sigma in pixels. The same arguments give the same picture.
+    """
+    width, height = size
+    if width < 64 or height < 64:
+        raise ValueError(f"size must be at least 64×64, not {width}×{height}")
+    for set_number, meld in enumerate(table, start=1):
+        if not meld:
+            raise ValueError(f"set {set_number} is empty")
+    if not 0 <= upside_down_chance <= 1:
+        raise ValueError("upside_down_chance is a probability between 0 and 1")
+    rng = np.random.default_rng(seed)
+    # Every option is drawn even when given, so fixing one does not reshuffle the others.
+    drawn_design = str(rng.choice(DESIGNS))
+    drawn_background = str(rng.choice(BACKGROUNDS))
+    drawn_light = str(rng.choice(LIGHTS, p=[0.4, 0.35, 0.25]))
+    drawn_glare = bool(rng.random() < 0.25)
+    drawn_blur = 0.0 if rng.random() < 0.6 else float(rng.uniform(0.5, 2.2))
+    drawn_slant = float(rng.uniform(0, 0.05) if rng.random() < 0.4 else rng.uniform(0.05, 0.4))
+    pick = rng.random()
+    drawn_rotation = float(rng.normal(0, 8) if pick < 0.6 else rng.uniform(-180, 180)
+                           if pick < 0.85 else rng.choice([90, 180, 270]) + rng.normal(0, 5))
+    design = drawn_design if design is None else design
+    background = drawn_background if background is None else background
+    light = drawn_light if light is None else light
+    glare = drawn_glare if glare is None else glare
+    blur = drawn_blur if blur is None else float(blur)
+    slant = drawn_slant if perspective is None else float(perspective)
+    rotation = drawn_rotation if rotation_deg is None else float(rotation_deg)
+    _check_design(design)
+    if background not in BACKGROUNDS:
+        raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}, not {background!r}")
+    if light not in LIGHTS:
+        raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    if blur < 0 or not 0 <= slant <= 0.6:
+        raise ValueError("blur must be >= 0 and perspective between 0 and 0.6")
+
+    image = _BACKGROUND_MAKERS[background](width, height, rng).astype(np.float32)
+    laid = _lay_out(table, width, height, rng, rotation, upside_down_chance)
+    camera, towards = _camera(width, height, rng, slant)
+    if slant > 0:
+        image = cv2.warpPerspective(image, camera, (width, height),
+                                    borderMode=cv2.BORDER_REFLECT_101)
+    quads = [cv2.perspectiveTransform(t.corners.reshape(-1, 1, 2), camera).reshape(4, 2)
+             for t in laid]
+    tile_sizes = [float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+                  for q in quads]
+    sides = [towards * s * (0.03 + 0.45 * slant) * TILE_THICKNESS / 0.2 for s in tile_sizes]
+
+    if laid:
+        light_angle = float(rng.uniform(0, 2 * np.pi))
+        reach = float(rng.uniform(0.03, 0.1))
+        shade = np.zeros((height, width), np.float32)
+        for quad, side, s in zip(quads, sides, tile_sizes):
+            cast = np.array((math.cos(light_angle), math.sin(light_angle))) * s * reach
+            hull = cv2.convexHull(np.vstack([quad, quad + side, quad + side + cast])
+                                  .astype(np.float32))
+            cv2.fillConvexPoly(shade, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA,
+                               shift=4)
+        shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, float(np.mean(tile_sizes)) * 0.07))
+        image *= (1.0 - float(rng.uniform(0.3, 0.55)) * shade)[..., None]
+
+        side_colour = np.array((170, 190, 200), np.float32) * float(rng.uniform(0.85, 1.05))
+        for quad, side in zip(quads, sides):
+            hull = cv2.convexHull(np.vstack([quad, quad + side]).astype(np.float32))
+            cv2.fillConvexPoly(image, np.round(hull * 16).astype(np.int32),
+                               side_colour.tolist(), cv2.LINE_AA, shift=4)
+
+        joker_inks = ["red", "black"] if rng.random() < 0.5 else ["black", "red"]
+        jokers_seen = 0
+        for placed, quad, s in zip(laid, quads, tile_sizes):
+            ink = joker_inks[jokers_seen % 2]
+            jokers_seen += placed.tile.is_joker
+            face_height = int(np.clip(round(s * 1.25), 24, 220))
+            face = _face(placed.tile, design, round(face_height * TILE_ASPECT), face_height,
+                         rng, ink)
+            _blend_face(image, face, quad)
+
+    image = _photograph(image, rng, light=light, glare=glare, blur=blur)
+    rendered = tuple(
+        RenderedTile(tile=t.tile, outline=tuple((float(x), float(y)) for x, y in q),  # type: ignore[arg-type]
+                     set_index=t.set_index, position=t.position)
+        for t, q in zip(laid, quads))
+    return RenderedTable(image=image, tiles=rendered, table=tuple(tuple(m) for m in table),
+                         design=design, background=background, light=light, glare=glare,
+                         blur=blur, perspective=slant)
+
+
+def _photograph(image: np.ndarray, rng: np.random.Generator, *, light: str, glare: bool,
+                blur: float) -> np.ndarray:
+    """What the phone adds: colour of the light, uneven lighting, glare, blur, noise, JPEG."""
+    height, width = image.shape[:2]
+    gains = {"neutral": (1.0, 1.0, 1.0), "warm": (0.82, 0.96, 1.08),
+             "cold": (1.1, 1.0, 0.88)}[light]
+    tint = np.array(gains, np.float32) * (1 + rng.normal(0, 0.02, 3)).astype(np.float32)
+    tint *= float(rng.uniform(0.85, 1.1))
+    angle = float(rng.uniform(0, 2 * np.pi))
+    slope = float(rng.uniform(0, 0.5))
+    ramp = (1.0 + slope * math.cos(angle) * (np.linspace(-0.5, 0.5, width, dtype=np.float32)
+                                              [None, :])
+            + slope * math.sin(angle) * np.linspace(-0.5, 0.5, height, dtype=np.float32)[:, None])
+    image *= ramp[..., None]
+    image *= tint
+    if glare:
+        small_w, small_h = width // 8, height // 8
+        cx, cy = rng.uniform(0.15, 0.85) * small_w, rng.uniform(0.15, 0.85) * small_h
+        rx = float(rng.uniform(0.06, 0.2)) * small_w
+        ry = rx * float(rng.uniform(0.3, 1.0))
+        tilt = float(rng.uniform(0, np.pi))
+        xs = np.arange(small_w, dtype=np.float32)[None, :] - cx
+        ys = np.arange(small_h, dtype=np.float32)[:, None] - cy
+        u = xs * math.cos(tilt) + ys * math.sin(tilt)
+        v = -xs * math.sin(tilt) + ys * math.cos(tilt)
+        spot = np.exp(-((u / rx) ** 2 + (v / ry) ** 2)).astype(np.float32)
+        spot = cv2.resize(spot, (width, height), interpolation=cv2.INTER_LINEAR)
+        image += (spot * float(rng.uniform(110, 220)))[..., None]
+    if blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    grain = rng.standard_normal((height // 2, width // 2, 3), dtype=np.float32)
+    image += cv2.resize(grain, (width, height)) * float(rng.uniform(1.5, 5))
+    out = np.clip(image, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(70, 96))
+    ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else out
