@@ -63,3 +63,37 @@ def check(preset: str, as_json: bool, table: str) -> None:
     else:
         click.echo(verdict.describe())
     sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+
+
+@main.command()
+@click.option("--before", "before_text", default="", metavar="TABLE",
+              help='The table before the turn, e.g. "R5 R6 R7 | K9 B9 O9"; empty by default.')
+@click.option("--after", "after_text", required=True, metavar="TABLE",
+              help="The table after the turn.")
+@click.option("--rack", "rack_text", default=None, metavar="TILES",
+              help="The player's rack before the turn (optional): catches tiles it did not hold.")
+@click.option("--opened", is_flag=True,
+              help="The player had already made the initial meld.")
+@PRESET_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool, preset: str,
+         as_json: bool) -> None:
+    """Referee one turn: exit 0 legal, 1 not, 2 bad input. One of the fields may be '-' (stdin)."""
+    from companion.core.referee import TurnInputError, referee_typed_turn
+
+    fields = {"--before": before_text, "--after": after_text, "--rack": rack_text}
+    from_stdin = [name for name, text in fields.items() if text == "-"]
+    if len(from_stdin) > 1:
+        raise BadInput(f"only one of {', '.join(from_stdin)} can read standard input ('-')")
+    try:
+        verdict = referee_typed_turn(
+            read_argument(before_text), read_argument(after_text), opened=opened,
+            preset=get_preset(preset),
+            rack_text=None if rack_text is None else read_argument(rack_text))
+    except (TurnInputError, UnknownPresetError) as error:
+        raise BadInput(str(error)) from error
+    if as_json:
+        emit_json(verdict.to_json())
+    else:
+        click.echo(verdict.describe())
+    sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)

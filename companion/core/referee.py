@@ -62,14 +62,25 @@ tournament rule that a joker taken from a group of three must be replaced by bot
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.core.melds import MeldVerdict, check_table
 from companion.core.presets import Preset
-from companion.core.tiles import JokerKind, Meld, Table, Tile, check_inventory, format_tiles
+from companion.core.tiles import (
+    ImpossibleTilesError,
+    JokerKind,
+    Meld,
+    NotationError,
+    Table,
+    Tile,
+    check_inventory,
+    format_tiles,
+    parse_rack,
+    parse_table,
+)
 
 
 class ViolationCode(Enum):
@@ -86,6 +97,8 @@ class ViolationCode(Enum):
     JOKER_SET_MANIPULATED = "joker_set_manipulated"
     JOKER_NEEDS_TWO_RACK_TILES = "joker_needs_two_rack_tiles"
 
+
+_Parsed = TypeVar("_Parsed")
 
 RACK_TILES_WITH_A_FREED_JOKER = 1  # "must also use at least one tile from his/her rack" (seed 000)
 SABRA_RACK_TILES_WITH_A_FREED_JOKER = 2  # "immediately with 2 more tiles from your hand" (seed 004)
@@ -233,6 +246,52 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
     return TurnVerdict(
         legal=not violations, violations=tuple(violations), played=played, removed=removed,
         value=value, opened=opened, preset=preset, set_verdicts=tuple(after_verdicts))
+
+
+class TurnInputError(ValueError):
+    """Typed turn input that cannot be judged, naming the field (before, after or rack)."""
+
+    def __init__(self, field: str, message: str, where: dict[str, int | str]) -> None:
+        self.field = field
+        self.where: dict[str, int | str] = {"field": field, **where}
+        super().__init__(f"{TURN_FIELD_WORDS[field]}: {message}")
+
+
+TURN_FIELD_WORDS = {"before": "table before the turn", "after": "table after the turn",
+                    "rack": "rack"}
+
+
+def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, preset: Preset,
+                       rack_text: str | None = None) -> TurnVerdict:
+    """Parse the typed notation of a turn and judge it: the one entry for CLI, API and page.
+
+    An empty ``before_text`` is an empty table (the first meld of the game); ``rack_text``
+    None or blank means the rack is not known. Raises ``TurnInputError`` for bad notation or
+    impossible tiles, saying which field.
+    """
+    before = _parse_field("before", before_text, parse_table)
+    after = _parse_field("after", after_text, parse_table)
+    rack = _parse_field("rack", rack_text, parse_rack) if rack_text and rack_text.strip() else None
+    before_tiles = [tile for meld in before for tile in meld]
+    collections = {"before": before_tiles, "after": [tile for meld in after for tile in meld]}
+    if rack is not None:
+        collections["rack"] = before_tiles + list(rack)
+    for field, tiles in collections.items():
+        try:
+            check_inventory(tiles, preset.jokers)
+        except ImpossibleTilesError as error:
+            message = str(error)
+            if field == "rack":
+                message = "together with the table before the turn, " + message
+            raise TurnInputError(field, message, error.where) from error
+    return referee_turn(before, after, opened=opened, preset=preset, rack=rack)
+
+
+def _parse_field(field: str, text: str, parse: Callable[[str], _Parsed]) -> _Parsed:
+    try:
+        return parse(text)
+    except NotationError as error:
+        raise TurnInputError(field, str(error), error.where) from error
 
 
 def _sorted_tiles(tiles: Iterable[Tile]) -> Meld:
