@@ -18,7 +18,7 @@ from companion.core.scoring import Ending, GameResult, Rack, apply_rule_override
 from companion.core.tiles import parse_rack
 from companion.web.extensions import db
 
-__all__ = ["db", "ScoreSession", "Player", "Game", "GameEntry", "GameChange"]
+__all__ = ["Game", "GameChange", "GameEntry", "Player", "ScoreSession", "db"]
 
 
 def utc_now() -> datetime:

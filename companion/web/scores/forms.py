@@ -1,0 +1,124 @@
+"""Forms of the score keeper. Their validators call the core (tile parser, player checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+
+from companion.core.presets import PRESETS, ExhaustedPoolRule
+from companion.core.scoring import MAX_ROUNDS, RULE_RANGES, Ending, Rack
+from companion.core.tiles import NotationError, parse_rack
+
+PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
+EXHAUSTED_CHOICES = [
+    ("", "As the preset says (lowest rack value wins)"),
+    (ExhaustedPoolRule.LOWEST_VALUE_RELATIVE.value, "Lowest rack value wins, relative scoring"),
+    (ExhaustedPoolRule.FEWEST_TILES.value, "Fewest tiles wins, scored as a normal win"),
+]
+
+
+def _rule_number(key: str, label: str) -> IntegerField:
+    low, high = RULE_RANGES[key]
+    return IntegerField(label, validators=[Optional(), NumberRange(low, high)],
+                        render_kw={"inputmode": "numeric", "placeholder": "preset"})
+
+
+class NewSessionForm(FlaskForm):
+    player_1 = StringField("Player 1", validators=[InputRequired("Name at least two players.")])
+    player_2 = StringField("Player 2", validators=[InputRequired("Name at least two players.")])
+    player_3 = StringField("Player 3 (optional)")
+    player_4 = StringField("Player 4 (optional)")
+    rounds = IntegerField("Rounds", default=1,
+                          validators=[InputRequired("How many rounds?"),
+                                      NumberRange(1, MAX_ROUNDS)],
+                          render_kw={"inputmode": "numeric", "min": 1, "max": MAX_ROUNDS})
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+    joker_penalty = _rule_number("joker_penalty", "Joker left on a rack costs")
+    exhausted_pool = SelectField("When the pool runs out", choices=EXHAUSTED_CHOICES, default="")
+    initial_meld = _rule_number("initial_meld", "Initial meld at least")
+    turn_seconds = _rule_number("turn_seconds", "Seconds per turn")
+
+    def player_fields(self) -> list[StringField]:
+        return [self.player_1, self.player_2, self.player_3, self.player_4]
+
+    def overrides(self) -> dict[str, object]:
+        chosen: dict[str, object] = {
+            "joker_penalty": self.joker_penalty.data, "initial_meld": self.initial_meld.data,
+            "turn_seconds": self.turn_seconds.data, "exhausted_pool": self.exhausted_pool.data}
+        return {key: value for key, value in chosen.items() if value not in (None, "")}
+
+
+def rack_notation(_form: Form, field: StringField) -> None:
+    """A rack that does not parse is refused with the token and where it stands."""
+    try:
+        parse_rack(field.data or "")
+    except NotationError as error:
+        raise ValidationError(str(error)) from error
+
+
+class PlayerLineForm(Form):
+    """One player's line in a game: the rack as tiles, or a total and jokers; or a score."""
+
+    rack = StringField("Tiles left", validators=[rack_notation],
+                       render_kw={"autocomplete": "off", "autocapitalize": "characters",
+                                  "spellcheck": "false", "placeholder": "e.g. K5 R13 J",
+                                  "data-rack-field": ""})
+    total = IntegerField("or points", validators=[Optional(), NumberRange(min=0)],
+                         render_kw={"inputmode": "numeric", "min": 0})
+    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],
+                          render_kw={"inputmode": "numeric", "min": 0, "max": 8})
+    score = IntegerField("Score", validators=[Optional()],
+                         render_kw={"inputmode": "numeric", "placeholder": "−5 or +24"})
+
+    def to_rack(self) -> Rack | None:
+        if (self.rack.data or "").strip():
+            return Rack.of_tiles(parse_rack(self.rack.data))
+        if self.total.data is not None or self.jokers.data is not None:
+            return Rack.of_total(self.total.data or 0, self.jokers.data or 0)
+        return None
+
+
+class GameForm(FlaskForm):
+    ending = HiddenField(default=Ending.WENT_OUT.value)
+    winner = RadioField("Who won", choices=[], validate_choice=False)
+    lines = FieldList(FormField(PlayerLineForm), min_entries=2, max_entries=4)
+
+    def set_players(self, players: tuple[str, ...]) -> None:
+        """Seat one line per player, whatever was posted."""
+        while len(self.lines) < len(players):
+            self.lines.append_entry()
+        while len(self.lines) > len(players):
+            self.lines.pop_entry()
+        self.winner.choices = [(name, name) for name in players]
+
+    def validate_ending(self, field: HiddenField) -> None:
+        if field.data not in {ending.value for ending in Ending}:
+            raise ValidationError("choose how the game ended")
+
+    def validate_lines(self, field: FieldList) -> None:
+        if self.ending.data == Ending.PAPER.value:
+            for line in field:
+                if line.score.data is None:
+                    line.score.errors = [*line.score.errors, "type this player's score"]
+                    raise ValidationError("every player needs a score")
+
+
+class ConfirmForm(FlaskForm):
+    """An empty form: its CSRF token guards a button that deletes something."""
+
+
+def line_values(form: GameForm) -> list[dict[str, Any]]:
+    return [{"rack": line.rack.data, "total": line.total.data, "jokers": line.jokers.data,
+             "score": line.score.data} for line in form.lines]
