@@ -10,8 +10,7 @@
   function apply(field, action, tile) {
     let text = field.value;
     if (tile) {
-      text = lastLineIsEmpty(text) ? text.replace(/\s*$/, "") : text.replace(/\s*$/, " ");
-      if (text && !text.endsWith("\n") && !text.endsWith(" ")) text += " ";
+      text = lastLineIsEmpty(text) ? text.replace(/[ \t,]*$/, "") : text.replace(/\s*$/, " ");
       text += tile;
     } else if (action === "new-set") {
       if (!lastLineIsEmpty(text)) text = text.replace(/\s*$/, "") + "\n";

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, ValidationError
 
 from companion.core.presets import PRESETS
 from companion.core.tiles import NotationError, parse_table
 
-PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
+PRESET_CHOICES = [SelectChoice(preset.key, preset.name) for preset in PRESETS.values()]
 
 
 def table_notation(_form: FlaskForm, field: TextAreaField) -> None:

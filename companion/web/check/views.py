@@ -20,11 +20,15 @@ def home() -> str:
 @bp.route("/check", methods=["GET", "POST"])
 def check_table() -> tuple[str, int] | str:
     """The verdict is rendered in place (no redirect): it is an answer, nothing is stored."""
-    form = CheckTableForm(request.form if request.method == "POST" else request.args,
-                          meta={"csrf": request.method == "POST"})
+    if request.method == "POST":
+        form = CheckTableForm()
+        valid = form.validate()
+    else:  # a link such as /check?table=R5+R6+R7 checks at once: nothing is written
+        form = CheckTableForm(formdata=request.args or None)
+        valid = all(field.validate(form) for field in (form.table, form.preset))
     submitted = request.method == "POST" or "table" in request.args
     verdict = None
-    if submitted and form.validate():
+    if submitted and valid:
         preset = get_preset(form.preset.data)
         try:
             verdict = check_table_rules(parse_table(form.table.data), preset=preset)
