@@ -1,5 +1,62 @@
-"""JSON API of the photos feature, mounted under /api/v1."""
+"""POST /api/v1/photo: read a photo of the table, the same reader as the page and the CLI.
 
-from flask import Blueprint
+The photo comes as the multipart file field ``photo`` (``curl -F photo=@table.jpg``), the rules
+as an optional ``preset`` form field or query parameter. The answer is the reading's JSON; bad
+input is a 400 (413 when too large) with ``{"error", "where"}``. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from companion.core.presets import UnknownPresetError, get_preset
 
 bp = Blueprint("photos_api", __name__)
+
+PHOTO_FIELD = {"field": "photo"}
+
+
+def bad_request(message: str, where: Any, status: int = 400) -> tuple[Any, int]:
+    return jsonify(error=message, where=where), status
+
+
+def too_large_message() -> str:
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    return (f"the photo is too large: send at most {limit // (1024 * 1024)} MB "
+            "(a lower resolution or a crop of the table)")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def photo_too_large(_error: RequestEntityTooLarge) -> tuple[Any, int]:
+    return bad_request(too_large_message(), PHOTO_FIELD, 413)
+
+
+@bp.post("/photo")
+def read_photo() -> Any:
+    upload = request.files.get("photo")
+    if upload is None:
+        if "photo" in request.form:
+            return bad_request("send `photo` as a file in a multipart form "
+                               "(curl -F photo=@table.jpg), not as text", PHOTO_FIELD)
+        return bad_request("no photo: send the image as the multipart file field `photo` "
+                           "(curl -F photo=@table.jpg)", PHOTO_FIELD)
+    preset_key = request.form.get("preset", request.args.get("preset"))
+    try:
+        preset = get_preset(preset_key)
+    except UnknownPresetError as error:
+        return bad_request(str(error), {"field": "preset"})
+    data = upload.read()
+    if not data:
+        return bad_request("the photo is empty (0 bytes)", PHOTO_FIELD)
+    # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
+    from companion.vision import PhotoError
+    from companion.vision import read_photo as read_table_photo
+
+    try:
+        reading = read_table_photo(data, preset=preset)
+    except PhotoError as error:
+        return bad_request(str(error), PHOTO_FIELD)
+    return jsonify(reading.to_json())

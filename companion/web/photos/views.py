@@ -1,5 +1,154 @@
-"""Pages of the photos feature."""
+"""The photo page: upload or take a photo, see it annotated, correct the reading, re-check.
 
-from flask import Blueprint
+Nothing is written to disk. The upload is read in memory and the annotated picture is sent
+back inline; a small copy of the photo rides along in the re-check form (see ``carry``) so the
+corrected labels can be drawn on it again. The verdict is an answer, not a record, so both
+steps render in place (no redirect), and a rejected re-check keeps what the user typed.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint, current_app, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from companion.core.melds import TableVerdict, check_table
+from companion.core.presets import UnknownPresetError, get_preset
+from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table, parse_table
+from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm
+
+if TYPE_CHECKING:
+    from companion.web.photos.carry import CarriedPhoto
 
 bp = Blueprint("photos", __name__)
+
+PICTURE_NOT_REDRAWN = ("The picture shows the first reading: your sets no longer have the "
+                       "photo's tile counts, so the corrected tiles are not drawn on it.")
+PICTURE_LOST = ("The photo cannot be drawn again: its copy did not come back with the form. "
+                "Read the photo again to see it.")
+
+
+@dataclass(frozen=True, slots=True)
+class UnsureTile:
+    """A tile the reader is not sure of, where the user finds it in the typed table."""
+
+    set_number: int
+    tile_number: int
+    tile: Tile
+    confidence: float
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+    """Werkzeug refuses the body before any view runs: answer with the form, not an error page."""
+    upload_form = PhotoUploadForm(formdata=None)
+    limit_mb = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+    upload_form.photo.errors = [(
+        f"The photo is too large: at most {limit_mb} MB. Take it again at a lower "
+        "resolution, or crop it to the table.")]
+    return render_page(upload_form), 413
+
+
+@bp.route("/photo", methods=["GET", "POST"])
+def read_photo() -> tuple[str, int] | str:
+    if request.method == "POST" and request.form.get("step") == STEP_RECHECK:
+        return recheck()
+    upload_form = PhotoUploadForm()
+    if request.method == "GET":
+        return render_page(upload_form)
+    if not upload_form.validate():
+        return render_page(upload_form), 422
+
+    # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
+    from companion.vision import PhotoError, annotate
+    from companion.vision import read_photo as read_table_photo
+    from companion.web.photos.carry import CarriedPhoto
+
+    preset = get_preset(upload_form.preset.data)
+    data = upload_form.photo.data.read()
+    try:
+        reading = read_table_photo(data, preset=preset)
+    except PhotoError as error:
+        upload_form.photo.errors = [str(error)]
+        return render_page(upload_form), 422
+
+    carried = CarriedPhoto.of(data, reading)
+    reading_json, preview_base64 = carried.fields()
+    table_text = "\n".join(format_table((meld,)) for meld in reading.table)
+    recheck_form = RecheckForm(formdata=None, table=table_text, preset=preset.key,
+                               reading=reading_json, preview=preview_base64)
+    return render_page(
+        PhotoUploadForm(formdata=None, preset=preset.key),
+        recheck_form=recheck_form,
+        picture=annotate(carried.preview, carried.reading),
+        verdict=reading.verdict,
+        reading_error=reading.error,
+        unsure=unsure_tiles(carried),
+        checked_table=format_table(reading.table),
+        preset_key=preset.key)
+
+
+def recheck() -> tuple[str, int]:
+    """Check the table as corrected, and draw it on the photo when every set kept its size."""
+    from companion.vision import annotate
+    from companion.web.photos.carry import CarriedPhoto
+
+    form = RecheckForm()
+    try:
+        preset = get_preset(form.preset.data)
+    except UnknownPresetError:
+        preset = get_preset(None)
+    carried = CarriedPhoto.from_fields(form.reading.data, form.preview.data, preset=preset)
+    table: Table | None = None
+    verdict: TableVerdict | None = None
+    if form.validate():
+        table = parse_table(form.table.data)
+        try:
+            verdict = check_table(table, preset=preset)
+        except ImpossibleTilesError as error:
+            form.table.errors = [str(error)]
+
+    picture_note = None
+    picture = None
+    if carried is None:
+        picture_note = PICTURE_LOST
+    elif table is not None and verdict is not None and carried.fits(table):
+        picture = annotate(carried.preview, carried.reading, table=table)
+    else:
+        picture = annotate(carried.preview, carried.reading)
+        if verdict is not None:
+            picture_note = PICTURE_NOT_REDRAWN
+
+    return render_page(
+        PhotoUploadForm(formdata=None, preset=preset.key),
+        recheck_form=form,
+        picture=picture,
+        picture_note=picture_note,
+        verdict=verdict,
+        unsure=unsure_tiles(carried) if carried is not None else [],
+        checked_table=format_table(table) if verdict is not None and table else None,
+        preset_key=preset.key,
+    ), 200 if verdict is not None else 422
+
+
+def unsure_tiles(carried: CarriedPhoto) -> list[UnsureTile]:
+    """The low-confidence tiles, numbered as they stand in the typed table (from 1)."""
+    reading = carried.reading
+    return [UnsureTile(set_number, tile_number, reading.tiles[index].tile,
+                       reading.tiles[index].confidence)
+            for set_number, indexes in enumerate(reading.sets, start=1)
+            for tile_number, index in enumerate(indexes, start=1)
+            if reading.tiles[index].low_confidence]
+
+
+def render_page(upload_form: PhotoUploadForm, *, picture: bytes | None = None,
+                **context: Any) -> str:
+    return render_template(
+        "photos/read.html", upload_form=upload_form,
+        picture=base64.b64encode(picture).decode("ascii") if picture else None,
+        max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
+        **{"recheck_form": None, "verdict": None, "reading_error": None, "unsure": [],
+           "picture_note": None, "checked_table": None, "preset_key": "pressman"} | context)

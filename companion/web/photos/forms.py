@@ -1,0 +1,44 @@
+"""Forms of the photo page: the upload, and the re-check of a corrected reading.
+
+Both post to the same page; the hidden ``step`` field says which one came back.
+"""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import HiddenField, SelectField, TextAreaField
+from wtforms.validators import InputRequired
+
+from companion.web.check.forms import PRESET_CHOICES, table_notation
+
+STEP_READ, STEP_RECHECK = "read", "recheck"
+
+
+class PhotoUploadForm(FlaskForm):
+    """The page renders ``photo`` twice (camera and library); Flask-WTF keeps the one filled."""
+
+    step = HiddenField(default=STEP_READ)
+    photo = FileField("Photo of the table",
+                      validators=[FileRequired("Choose or take a photo of the table first.")],
+                      render_kw={"accept": "image/*"})
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+
+
+class RecheckForm(FlaskForm):
+    """The reading as the user corrected it, with what is needed to draw it on the photo again.
+
+    ``reading`` (outlines as JSON) and ``preview`` (a small JPEG, base64) only serve the
+    picture: when they are missing or damaged the verdict is still given, without the picture.
+    """
+
+    step = HiddenField(default=STEP_RECHECK)
+    table = TextAreaField(
+        "Sets read from the photo, one set per line",
+        validators=[InputRequired("Type at least one set."), table_notation],
+        render_kw={"rows": 6, "autocomplete": "off", "autocapitalize": "characters",
+                   "spellcheck": "false"})
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+                         render_kw={"data-preset-picker": ""})
+    reading = HiddenField()
+    preview = HiddenField()

@@ -1,0 +1,80 @@
+// The photo page: name the chosen photo, refuse one over the upload limit before sending it,
+// say that the photo is being read, and keep the "take the result" links on the typed table.
+(function () {
+  "use strict";
+
+  const uploadForm = document.querySelector(".upload-form");
+  if (uploadForm) {
+    const inputs = uploadForm.querySelectorAll("input[type=file]");
+    const chosen = document.getElementById("chosen-photo");
+    const errors = document.getElementById("photo-errors");
+    const maxBytes = Number(uploadForm.dataset.maxBytes);
+
+    function showError(message) {
+      errors.textContent = "";
+      if (!message) return;
+      const line = document.createElement("p");
+      line.className = "field-error";
+      line.setAttribute("role", "alert");
+      line.textContent = message;
+      errors.appendChild(line);
+    }
+
+    function tooLarge(file) {
+      return maxBytes && file.size > maxBytes;
+    }
+
+    function megabytes(bytes) {
+      return (bytes / (1024 * 1024)).toFixed(1) + " MB";
+    }
+
+    inputs.forEach(function (input) {
+      input.addEventListener("change", function () {
+        const file = input.files[0];
+        if (!file) return;
+        // One photo at a time: the other picker is emptied so the server sees only this one.
+        inputs.forEach(function (other) { if (other !== input) other.value = ""; });
+        chosen.textContent = "Photo: " + file.name + " (" + megabytes(file.size) + ")";
+        showError(tooLarge(file)
+          ? "The photo is too large (" + megabytes(file.size) + "): at most " +
+            megabytes(maxBytes) + ". Take it again at a lower resolution or crop it."
+          : "");
+      });
+    });
+
+    uploadForm.addEventListener("submit", function (event) {
+      const file = Array.from(inputs).map(function (input) { return input.files[0]; })
+        .find(Boolean);
+      if (file && tooLarge(file)) {
+        event.preventDefault();
+        return;
+      }
+      uploadForm.classList.add("is-reading");
+      const button = uploadForm.querySelector(".read-button");
+      if (file && button) button.textContent = "Reading the photo…";
+    });
+  }
+
+  const table = document.getElementById("table");
+  const preset = document.getElementById("recheck-preset");
+  if (preset) {
+    preset.addEventListener("change", function () {
+      document.querySelectorAll("a[data-carries-table=table]").forEach(function (link) {
+        const url = new URL(link.href);
+        url.searchParams.set("preset", preset.value);
+        link.href = url.toString();
+      });
+    });
+  }
+  if (table) {
+    table.addEventListener("input", function () {
+      const sets = table.value.split("\n").map(function (line) { return line.trim(); })
+        .filter(Boolean).join(" | ");
+      document.querySelectorAll("a[data-carries-table]").forEach(function (link) {
+        const url = new URL(link.href);
+        url.searchParams.set(link.dataset.carriesTable, sets);
+        link.href = url.toString();
+      });
+    });
+  }
+})();
