@@ -181,6 +181,8 @@ def show_refusal(form: GameForm, players: tuple[str, ...], error: ScoringError) 
         line = form.lines[players.index(error.player)]
         target = line.score if form.ending.data == Ending.PAPER.value else line.rack
         target.errors = [*target.errors, str(error)]
+    elif isinstance(error, TiedLowestRackError):
+        return
     elif error.field == "winner":
         form.winner.errors = [*form.winner.errors, str(error)]
     else:
