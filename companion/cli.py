@@ -97,3 +97,50 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
     else:
         click.echo(verdict.describe())
     sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+
+
+@main.command("read-photo")
+@PRESET_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
+@click.option("--annotate", "annotate_to", metavar="OUT.png",
+              help="Also write the photo with each set outlined and each tile labelled.")
+@click.argument("image")
+def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) -> None:
+    """Read the sets on the table from a photo: IMAGE is a JPEG or PNG ('-' reads stdin).
+
+    Exit 0 when the table read is legal, 1 when it is not (or cannot be: a tile read three
+    times), 2 when the photo cannot be read.
+    """
+    from pathlib import Path
+
+    from companion.vision import PhotoError, annotate
+    from companion.vision import read_photo as read_table_photo
+
+    try:
+        data = sys.stdin.buffer.read() if image == "-" else Path(image).read_bytes()
+    except OSError as error:
+        raise BadInput(f"cannot read the image {image}: {error.strerror or error}") from error
+    try:
+        reading = read_table_photo(data, preset=get_preset(preset))
+    except PhotoError as error:
+        raise BadInput(f"{image}: {error}") from error
+    if annotate_to:
+        try:
+            Path(annotate_to).write_bytes(annotate(data, reading))
+        except OSError as error:
+            raise BadInput(f"cannot write the picture to {annotate_to}: "
+                           f"{error.strerror or error}") from error
+    if as_json:
+        emit_json(reading.to_json())
+    else:
+        click.echo(f"Read {len(reading.tiles)} tiles in {len(reading.sets)} sets "
+                   f"from {image} ({reading.width}×{reading.height} pixels).")
+        click.echo(reading.verdict.describe() if reading.verdict else reading.error)
+        for set_number, indexes in enumerate(reading.sets, start=1):
+            for tile_number, index in enumerate(indexes, start=1):
+                read = reading.tiles[index]
+                if read.low_confidence:
+                    click.echo(f"Unsure: set {set_number}, tile {tile_number} read as "
+                               f"{read.tile} ({read.confidence:.0%} sure).")
+    legal = reading.verdict is not None and reading.verdict.legal
+    sys.exit(EXIT_LEGAL if legal else EXIT_ILLEGAL)
