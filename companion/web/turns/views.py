@@ -1,5 +1,55 @@
-"""Pages of the turns feature."""
+"""Pages of the turns feature: "Referee a turn" and the turn timer."""
 
-from flask import Blueprint
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from companion.core.presets import get_preset
+from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
+from companion.core.tiles import parse_table
+from companion.web.turns.forms import RefereeTurnForm, TimerForm, player_names
 
 bp = Blueprint("turns", __name__)
+
+
+@bp.route("/turn", methods=["GET", "POST"])
+def referee() -> tuple[str, int]:
+    """The verdict is rendered in place (no redirect): it is an answer, nothing is stored.
+
+    ``?before=...`` prefills the table before (the check page links here with its table);
+    a GET that also carries ``after`` is judged at once, so a verdict can be shared as a link.
+    """
+    posted = request.method == "POST"
+    # A GET carries no token (it changes nothing); a POST follows the app's CSRF setting.
+    form = RefereeTurnForm(request.form) if posted else RefereeTurnForm(
+        request.args, meta={"csrf": False})
+    submitted = posted or "after" in request.args
+    verdict: TurnVerdict | None = None
+    if submitted and form.validate():
+        try:
+            verdict = referee_typed_turn(
+                form.before.data or "", form.after.data or "", opened=form.opened.data,
+                preset=get_preset(form.preset.data), rack_text=form.rack.data)
+        except TurnInputError as error:
+            getattr(form, error.field).errors = [str(error)]
+    status = 422 if submitted and verdict is None else 200
+    before_table = parse_table(form.before.data or "") if verdict is not None else ()
+    return render_template("turns/referee.html", form=form, verdict=verdict,
+                           before_table=before_table,
+                           bonus_jokers=form.preset.data == "twist"), status
+
+
+@bp.get("/timer")
+def timer() -> tuple[str, int]:
+    """``?players=Ann,Bob,Cy`` (seating order), ``preset=`` and ``seconds=`` start the timer;
+    without players (or with ``edit``), a small form asks for them. The countdown itself runs
+    in the browser: static/timer.js."""
+    form = TimerForm(request.args, meta={"csrf": False})
+    if "players" not in request.args or "edit" in request.args:
+        return render_template("turns/timer_setup.html", form=form), 200
+    if not form.validate():
+        return render_template("turns/timer_setup.html", form=form), 422
+    preset = get_preset(form.preset.data)
+    seconds = form.seconds.data or preset.turn_seconds
+    return render_template("turns/timer.html", form=form, preset=preset, seconds=seconds,
+                           players=player_names(form.players.data)), 200

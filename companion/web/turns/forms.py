@@ -1,0 +1,84 @@
+"""Forms of the turns feature: their validators call the core parser, nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+
+from companion.core.presets import PRESETS
+from companion.core.tiles import NotationError, parse_rack, parse_table
+
+PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
+TILE_FIELD = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+LONGEST_TURN_SECONDS = 60 * 60
+
+
+def notation(parse: Callable[[str], Any], *,
+             when_empty: str | None = None) -> Callable[[FlaskForm, Field], None]:
+    """A field that does not parse is refused with the token and where it stands; with
+    ``when_empty``, a field holding no tile is refused with that message."""
+
+    def validate(_form: FlaskForm, field: Field) -> None:
+        try:
+            parsed = parse(field.data or "")
+        except NotationError as error:
+            raise ValidationError(str(error)) from error
+        if when_empty is not None and not parsed:
+            raise ValidationError(when_empty)
+
+    return validate
+
+
+class RefereeTurnForm(FlaskForm):
+    before = TextAreaField(
+        "Table before the turn", validators=[notation(parse_table)],
+        render_kw=TILE_FIELD | {"rows": 4, "placeholder": "R5 R6 R7\nK9 B9 O9 J"})
+    after = TextAreaField(
+        "Table after the turn",
+        validators=[notation(parse_table, when_empty="Type the table after the turn, "
+                                                      "e.g. R5 R6 R7 R8.")],
+        render_kw=TILE_FIELD | {"rows": 4, "placeholder": "R5 R6 R7 R8\nK9 B9 O9 J"})
+    rack = TextAreaField(
+        "Rack before the turn (optional)", validators=[notation(parse_rack)],
+        render_kw=TILE_FIELD | {"rows": 2, "placeholder": "R8 K1 O12"})
+    opened = BooleanField("The player had already made the initial meld")
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+                         render_kw={"data-preset-picker": ""})
+
+
+MOST_PLAYERS = 8
+LONGEST_NAME = 40
+
+
+def player_names(text: str | None) -> list[str]:
+    """Names separated by commas, in seating order; blanks between commas are skipped."""
+    return [name.strip() for name in (text or "").split(",") if name.strip()]
+
+
+def seating(_form: FlaskForm, field: Field) -> None:
+    names = player_names(field.data)
+    if not names:
+        raise ValidationError("Name at least one player, e.g. Ann, Bob, Cy.")
+    if len(names) > MOST_PLAYERS:
+        raise ValidationError(f"At most {MOST_PLAYERS} players: {len(names)} names were given.")
+    for name in names:
+        if len(name) > LONGEST_NAME:
+            raise ValidationError(f"`{name[:20]}…` is longer than {LONGEST_NAME} characters.")
+
+
+class TimerForm(FlaskForm):
+    """The players of the timer, typed at the table (the score sheet links with them)."""
+
+    players = StringField(
+        "Players, in seating order",
+        validators=[InputRequired("Name at least one player."), seating],
+        render_kw={"placeholder": "Ann, Bob, Cy", "autocomplete": "off"})
+    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+    seconds = IntegerField(
+        "Seconds per turn (empty: the rules' time)",
+        validators=[Optional(), NumberRange(1, LONGEST_TURN_SECONDS,
+                                            "A turn lasts 1 to 3600 seconds.")])

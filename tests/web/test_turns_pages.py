@@ -1,0 +1,120 @@
+"""The "Referee a turn" page and the timer page, through the Flask test client."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web import create_app
+
+
+def referee(client: FlaskClient, **fields: str) -> tuple[int, str]:
+    data = {"before": "", "after": "", "rack": "", "preset": "pressman"} | fields
+    response = client.post("/turn", data=data)
+    return response.status_code, response.get_data(as_text=True)
+
+
+def test_a_legal_turn_is_shown_legal_with_the_tiles_played(client: FlaskClient) -> None:
+    status, html = referee(client, before="R4 R5 R6 R7 R8", after="R4 R5 R6 | R6 R7 R8",
+                           rack="R6 K1", opened="y")
+    assert status == 200
+    assert "Legal turn." in html
+    assert 'title="red 6"' in html
+    assert "Put the table back" not in html
+
+
+def test_an_illegal_turn_shows_every_violation_the_table_to_restore_and_the_penalty(
+        client: FlaskClient) -> None:
+    status, html = referee(client, before="B3 B4 J", after="B3 B4 B5 | K7 R7 O7",
+                           rack="B5 K7 R7 O7", opened="y")
+    assert status == 200
+    assert 'data-code="tile_removed"' in html and 'data-code="joker_not_reused"' in html
+    assert "Freed from `B3 B4 J`" not in html and "freed from `B3 B4 J`" in html
+    restore = html[html.index("Put the table back"):html.index("Penalty:")]
+    assert 'title="joker"' in restore and 'title="blue 4"' in restore
+    assert "draws 3" in html
+
+
+def test_an_initial_meld_below_the_minimum_says_what_it_is_worth(client: FlaskClient) -> None:
+    _, html = referee(client, after="R8 R9 R10", preset="sabra")
+    assert 'data-code="meld_too_low"' in html
+    assert "The initial meld is worth 27 (Sabra Way asks for 50)" in html
+
+
+def test_bad_notation_is_refused_with_422_keeping_what_was_typed(client: FlaskClient) -> None:
+    status, html = referee(client, before="R5 R6 R7", after="R5 R6 R7 Q8", rack="R8")
+    assert status == 422
+    assert "`Q8` at set 1, tile 4" in html
+    assert "R5 R6 R7 Q8</textarea>" in html
+
+
+def test_impossible_tiles_are_reported_on_the_field_that_holds_them(client: FlaskClient) -> None:
+    status, html = referee(client, before="R7 R8 R9 | R7 B7 O7", after="R7 R8 R9 | R7 B7 O7 K7",
+                           rack="R7 K7")
+    assert status == 422
+    rack_errors = html[html.index('id="rack-errors"'):html.index('id="rack-errors"') + 400]
+    assert "appears 3 times" in rack_errors
+
+
+def test_an_empty_table_after_is_refused(client: FlaskClient) -> None:
+    status, html = referee(client, before="R5 R6 R7", after="  ")
+    assert status == 422
+    assert "Type the table after the turn" in html
+
+
+def test_the_check_page_link_prefills_the_table_before(client: FlaskClient) -> None:
+    response = client.get("/turn", query_string={"before": "R5 R6 R7"})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "R5 R6 R7</textarea>" in html and "summary" not in html
+
+
+def test_a_turn_in_the_query_string_is_judged_at_once(client: FlaskClient) -> None:
+    response = client.get("/turn", query_string={"before": "R5 R6 R7", "after": "R5 R6 R7 R8",
+                                                 "opened": "y"})
+    assert response.status_code == 200 and "Legal turn." in response.get_data(as_text=True)
+
+
+def test_a_post_without_the_csrf_token_is_refused() -> None:
+    app: Flask = create_app({"TESTING": True, "SECRET_KEY": "test",
+                             "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    response = app.test_client().post("/turn", data={"before": "", "after": "K10 K11 K12"})
+    assert response.status_code == 400
+    assert "Legal turn." not in response.get_data(as_text=True)
+
+
+def test_the_timer_without_players_asks_for_them(client: FlaskClient) -> None:
+    response = client.get("/timer")
+    assert response.status_code == 200
+    assert 'name="players"' in response.get_data(as_text=True)
+
+
+def test_the_timer_takes_the_seating_order_and_the_presets_time(client: FlaskClient) -> None:
+    html = client.get("/timer", query_string={"players": "Ann, Bob ,Cy", "preset": "sabra"}
+                      ).get_data(as_text=True)
+    assert "data-players='[\"Ann\", \"Bob\", \"Cy\"]'" in html
+    assert 'data-seconds="120"' in html and ">2:00<" in html
+    assert 'data-penalty="draws one tile"' in html
+
+
+def test_the_timer_time_can_be_adjusted(client: FlaskClient) -> None:
+    html = client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "90"}
+                      ).get_data(as_text=True)
+    assert 'data-seconds="90"' in html and ">1:30<" in html
+
+
+def test_a_player_name_cannot_break_out_of_the_page(client: FlaskClient) -> None:
+    html = client.get("/timer", query_string={"players": "<b>O'Neil</b>,Bob"}
+                      ).get_data(as_text=True)
+    assert "<b>O'Neil</b>" not in html
+    assert "\\u003cb\\u003eO\\u0027Neil" in html
+
+
+def test_bad_timer_settings_are_refused_with_the_form_kept(client: FlaskClient) -> None:
+    response = client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "0"})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "A turn lasts 1 to 3600 seconds." in html and 'value="Ann,Bob"' in html
+    response = client.get("/timer", query_string={"players": " , "})
+    assert response.status_code == 422
+    assert "Name at least one player" in response.get_data(as_text=True)
