@@ -198,6 +198,17 @@ def game_page(score_session: ScoreSession, form: GameForm, number: int, *, editi
                            bonus_jokers=score_session.rules.has_bonus_jokers)
 
 
+def posted_game_form(score_session: ScoreSession) -> GameForm:
+    """The game form over what was posted, with a line for every seat even if one was left out
+    (a missing ``lines-0-...`` would otherwise shift every later player's line up a seat)."""
+    if request.method != "POST":
+        return GameForm()
+    formdata = request.form.copy()
+    for seat in range(len(score_session.players)):
+        formdata.setdefault(f"lines-{seat}-rack", "")
+    return GameForm(formdata=formdata)
+
+
 def save_game(score_session: ScoreSession, form: GameForm, game: Game | None,
               number: int) -> BaseResponse | tuple[str, int] | str:
     players = score_session.player_names
@@ -236,7 +247,7 @@ def record_game(session_id: int) -> BaseResponse | tuple[str, int] | str:
     if sheet.next_game is None:
         flash(f"The session is complete: all {sheet.games_planned} games are recorded.", "error")
         return redirect(url_for(".score_sheet", session_id=session_id))
-    form = GameForm()
+    form = posted_game_form(score_session)
     if request.method == "GET":
         wanted = request.args.get("ending", Ending.WENT_OUT.value)
         form.ending.data = wanted if wanted in {e.value for e in Ending} else "out"
@@ -252,7 +263,7 @@ def edit_game(session_id: int, game_number: int) -> BaseResponse | tuple[str, in
     if request.method == "GET":
         form = GameForm(data=stored_form_data(score_session, game, request.args.get("ending")))
     else:
-        form = GameForm()
+        form = posted_game_form(score_session)
     return save_game(score_session, form, game, game_number)
 
 
