@@ -145,9 +145,9 @@ def _random_meld(rng: np.random.Generator, *, jokers_left: int) -> Meld:
             tiles[int(rng.integers(len(tiles)))] = Tile.of_joker()
         elif kind == "run" and tiles[0].number != LOWEST_NUMBER and rng.random() < 0.5:
             tiles.insert(0, Tile.of_joker())
-        elif kind != "run" or tiles[-1].number != HIGHEST_NUMBER:
-            if not (kind == "group" and len(tiles) == 4):
-                tiles.append(Tile.of_joker())
+        elif ((kind != "run" or tiles[-1].number != HIGHEST_NUMBER)
+              and not (kind == "group" and len(tiles) == 4)):
+            tiles.append(Tile.of_joker())
     return tuple(tiles)
 
 
@@ -365,17 +365,18 @@ def _wood(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _cloth(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
-    colours = [(196, 198, 200), (60, 112, 42), (110, 70, 40), (150, 180, 200), (70, 70, 150),
-               (128, 126, 124)]
-    base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
+    # (colour, streakiness): plain felts, and woven throws with dark streaks in the yarn.
+    cloths = [((196, 198, 200), 0.5), ((60, 112, 42), 0.04), ((110, 70, 40), 0.06),
+              ((150, 180, 200), 0.2), ((70, 70, 150), 0.05), ((128, 126, 124), 0.35)]
+    colour, tweed = cloths[int(rng.integers(len(cloths)))]
+    base = np.array(colour, np.float32)
     period = float(rng.uniform(3.5, 8.0))
     x = np.arange(width, dtype=np.float32)
     y = np.arange(height, dtype=np.float32)
     weave = np.sin(2 * np.pi * y / period)[:, None] * np.sin(2 * np.pi * x / period)[None, :]
-    tweed = float(rng.choice([0.04, 0.5]))  # a plain felt, or a woven throw with dark streaks
-    streaks = _smooth_noise(rng, 6, width // 5, width, height)
+    streaks = _smooth_noise(rng, height // 25, width // 4, width, height)
     fine = _smooth_noise(rng, height // 2, width // 2, width, height)
-    tone = 0.85 + 0.1 * weave + tweed * (streaks - 0.5) * 2 + 0.1 * (fine - 0.5)
+    tone = 0.85 + 0.12 * weave + tweed * (streaks - 0.5) * 2 + 0.1 * (fine - 0.5)
     return _tinted(np.clip(tone, 0.15, 1.2), base)
 
 
@@ -393,14 +394,16 @@ def _white(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
     base = np.array(colours[int(rng.integers(len(colours)))], np.float32)
     low = _smooth_noise(rng, 4, 6, width, height)
     tone = 1.0 - 0.06 * low
-    if rng.random() < 0.6:  # marble: thin wandering grey veins
+    if rng.random() < 0.6:  # marble: a few long grey veins wandering across, fading in and out
         angle = float(rng.uniform(0, np.pi))
         x = np.arange(width, dtype=np.float32)[None, :] * math.cos(angle)
         y = np.arange(height, dtype=np.float32)[:, None] * math.sin(angle)
-        field = (x + y) / float(rng.uniform(150, 400)) + 2.5 * _smooth_noise(rng, 6, 8, width,
-                                                                            height)
-        veins = (1.0 - np.abs(np.sin(np.pi * field))) ** 12
-        tone -= float(rng.uniform(0.15, 0.4)) * veins
+        wander = (0.9 * _smooth_noise(rng, 4, 5, width, height)
+                  + 0.25 * _smooth_noise(rng, 12, 16, width, height))
+        field = (x + y) / (float(rng.uniform(0.3, 0.7)) * max(width, height)) + wander
+        veins = np.exp(-(np.sin(np.pi * field) / float(rng.uniform(0.03, 0.08))) ** 2)
+        fade = np.clip(_smooth_noise(rng, 5, 6, width, height) * 1.6 - 0.3, 0, 1)
+        tone -= float(rng.uniform(0.12, 0.3)) * veins * fade
     return _tinted(tone, base)
 
 
@@ -439,10 +442,11 @@ def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
             row.append(180 if r < upside_down_chance else
                        sideways if r < upside_down_chance * 1.3 else 0)
         turns.append(row)
-    fill = float(rng.uniform(0.1, 0.25))
+    fill = float(rng.uniform(0.05, 0.28))
+    tidy = bool(rng.random() < 0.5)
     tile_height = min(math.sqrt(fill * width * height / (count * TILE_ASPECT)), height * 0.22)
     while tile_height >= 10:
-        laid = _try_lay_out(table, turns, tile_height, width, height, rng, base_angle)
+        laid = _try_lay_out(table, turns, tile_height, width, height, rng, base_angle, tidy)
         if laid is not None:
             return laid
         tile_height *= 0.93
@@ -450,33 +454,49 @@ def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
 
 
 def _try_lay_out(table: Table, turns: list[list[int]], th: float, width: int, height: int,
-                 rng: np.random.Generator, base_angle: float) -> list[_Laid] | None:
+                 rng: np.random.Generator, base_angle: float, tidy: bool) -> list[_Laid] | None:
+    """One attempt at a given tile height; None when the sets do not fit.
+
+    ``tidy`` lays the sets in rows the way players keep a table; otherwise they are
+    scattered, a few at their own angle.
+    """
     tw = th * TILE_ASPECT
     margin = th * 0.35 + 4  # room for the tile's side and shadow
     cell = 4  # occupancy is kept on a coarse grid
     occupied = np.zeros((height // cell + 2, width // cell + 2), np.uint8)
     upright = np.array([(-tw / 2, -th / 2), (tw / 2, -th / 2), (tw / 2, th / 2),
                         (-tw / 2, th / 2)])
+    order = list(range(len(table))) if tidy else sorted(range(len(table)),
+                                                        key=lambda i: -len(table[i]))
+    rows = _Rows(width, height, base_angle, th, rng) if tidy else None
     laid: list[_Laid] = []
-    for set_index in sorted(range(len(table)), key=lambda i: -len(table[i])):
+    for set_index in order:
         meld = table[set_index]
         slots = [tw if turn in (0, 180) else th for turn in turns[set_index]]
         gap = tw * float(rng.uniform(0.01, 0.06))
         length = sum(slots) + gap * (len(slots) - 1)
-        if rng.random() < 0.15:
+        apart = rows.apart if rows is not None else th * float(rng.uniform(0.3, 0.7)) / 2
+        if rows is not None:
+            angle = base_angle + float(rng.normal(0, 1.5))
+        elif rng.random() < 0.15:
             angle = float(rng.uniform(-180, 180))
         else:
             angle = base_angle + float(rng.normal(0, 3))
-        apart = th * float(rng.uniform(0.3, 0.7)) / 2
         box = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (length / 2 + apart, th / 2 + apart)
         box = _rotate(box, angle)
         reach_x = np.abs(box[:, 0]).max() - apart + margin
         reach_y = np.abs(box[:, 1]).max() - apart + margin
         if 2 * reach_x >= width or 2 * reach_y >= height:
             return None
-        for _attempt in range(80):
-            centre = np.array((rng.uniform(reach_x, width - reach_x),
-                               rng.uniform(reach_y, height - reach_y)))
+        for _attempt in range(1 if rows else 80):
+            if rows is not None:
+                centre = rows.next_centre(length)
+                if not (reach_x <= centre[0] <= width - reach_x
+                        and reach_y <= centre[1] <= height - reach_y):
+                    return None
+            else:
+                centre = np.array((rng.uniform(reach_x, width - reach_x),
+                                   rng.uniform(reach_y, height - reach_y)))
             candidate = np.zeros_like(occupied)
             cv2.fillConvexPoly(candidate, np.round((box + centre) / cell).astype(np.int32), 1)
             if not np.any(candidate & occupied):
@@ -492,6 +512,35 @@ def _try_lay_out(table: Table, turns: list[list[int]], th: float, width: int, he
             x += slot + gap
     laid.sort(key=lambda t: (t.set_index, t.position))
     return laid
+
+
+class _Rows:
+    """Hands out set centres row by row, in a frame turned by ``angle`` about the middle of
+    the picture, starting near the top left of that frame."""
+
+    def __init__(self, width: int, height: int, angle: float, th: float,
+                 rng: np.random.Generator) -> None:
+        a = math.radians(angle)
+        cos, sin = abs(math.cos(a)), abs(math.sin(a))
+        # The largest frame of the picture's proportions that fits when turned.
+        fit = min(width / (width * cos + height * sin), height / (width * sin + height * cos))
+        self.frame = (width * fit * 0.9, height * fit * 0.9)
+        self.middle = np.array((width / 2, height / 2))
+        self.angle = angle
+        self.th = th
+        self.rng = rng
+        self.apart = th * float(rng.uniform(0.3, 0.6)) / 2  # half the space between sets
+        self.line_gap = 2 * self.apart + th * float(rng.uniform(0.05, 0.4))
+        self.x = -self.frame[0] / 2 + float(rng.uniform(0, 0.1)) * self.frame[0]
+        self.y = -self.frame[1] / 2 + float(rng.uniform(0, 0.15)) * self.frame[1]
+
+    def next_centre(self, length: float) -> np.ndarray:
+        if self.x + length > self.frame[0] / 2 and self.x > -self.frame[0] / 2 + self.th:
+            self.x = -self.frame[0] / 2 + float(self.rng.uniform(0, 0.08)) * self.frame[0]
+            self.y += self.th + self.line_gap
+        local = np.array((self.x + length / 2, self.y + self.th / 2))
+        self.x += length + 2.2 * self.apart + float(self.rng.uniform(0, 1.5)) * self.th
+        return np.asarray(self.middle + _rotate(local[None, :], self.angle)[0])
 
 
 def _camera(width: int, height: int, rng: np.random.Generator,

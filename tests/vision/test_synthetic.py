@@ -159,3 +159,15 @@ def test_bad_options_are_refused_saying_what_is_wrong() -> None:
                     rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="min_sets"):
         random_table(np.random.default_rng(0), min_sets=3, max_sets=2)
+
+
+def test_the_benchmark_set_covers_every_design_table_and_light() -> None:
+    from benchmarks.synthetic_set import synthetic_set
+
+    renders = synthetic_set(count=24, size=(480, 360))
+    assert {(r.design, r.background, r.light) for r in renders} == set(
+        itertools.product(DESIGNS, BACKGROUNDS, ("neutral", "warm", "cold")))
+    assert any(r.glare for r in renders) and any(r.blur for r in renders)
+    assert any(r.perspective >= 0.2 for r in renders)
+    again = synthetic_set(count=2, size=(480, 360))
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(renders, again))
