@@ -165,9 +165,19 @@ def rack_value(tiles: Meld, *, joker_penalty: int) -> int:
     return Rack.of_tiles(tiles).value(joker_penalty=joker_penalty)
 
 
+def box_value(preset: Preset) -> int:
+    """What every tile in the box would cost on racks: the most all racks together can hold."""
+    return BOX_POINTS + sum(preset.jokers.values()) * preset.joker_penalty
+
+
 def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
     """Refuse racks no real box could produce: a third copy of a tile, too many jokers,
-    a negative total, or more points than all the numbered tiles add up to."""
+    a negative total, or more than all the tiles in the box add up to.
+
+    A total given without a joker count may include jokers, so it is held to the value of
+    the whole box; with a joker count, its points are numbered tiles only.
+    """
+    most = box_value(preset)
     for name, rack in racks.items():
         if rack.tiles is None:
             if rack.points < 0:
@@ -176,10 +186,11 @@ def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
             if rack.jokers < 0:
                 raise ScoringError(f"{name}'s number of jokers cannot be negative",
                                    player=name, field="jokers")
-            if rack.points > BOX_POINTS:
+            limit = BOX_POINTS if rack.jokers else most
+            if rack.points > limit:
                 raise ScoringError(
-                    f"{name}'s rack total {rack.points} is more than all the numbered tiles "
-                    f"in the box add up to ({BOX_POINTS})", player=name, field="total")
+                    f"{name}'s rack total {rack.points} is more than all the tiles in the box "
+                    f"add up to ({limit})", player=name, field="total")
     known = [tile for rack in racks.values() if rack.tiles is not None for tile in rack.tiles]
     try:
         check_inventory(known, preset.jokers)
@@ -194,10 +205,12 @@ def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
     if jokers_on_racks > jokers_in_box:
         raise ScoringError(f"the racks hold {jokers_on_racks} jokers, but this game has only "
                            f"{jokers_in_box}", field="jokers")
-    points = sum(rack.numbered_points for rack in racks.values())
-    if points > BOX_POINTS:
-        raise ScoringError(f"the racks add up to {points} points of numbered tiles, more than "
-                           f"the whole box holds ({BOX_POINTS})", field="racks")
+    numbered = sum(rack.numbered_points for rack in racks.values()
+                   if rack.tiles is not None or rack.jokers)
+    total = sum(rack.value(joker_penalty=preset.joker_penalty) for rack in racks.values())
+    if numbered > BOX_POINTS or total > most:
+        raise ScoringError(f"the racks add up to {total} points, more than all the tiles in "
+                           f"the box ({most})", field="racks")
 
 
 # Games -------------------------------------------------------------------------------------
@@ -354,8 +367,12 @@ def _tie_error(tied: tuple[str, ...], racks: Mapping[str, Rack], what: str) -> S
     return TiedLowestRackError(message, tied=tied, fewest_tiles=suggestion)
 
 
-def check_paper_scores(players: Sequence[str], scores: Mapping[str, int]) -> GameResult:
-    """Scores copied from a paper sheet: every player's, summing to zero, one plus score."""
+def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
+                       winner: str | None = None) -> GameResult:
+    """Scores copied from a paper sheet: every player's, summing to zero, one plus score.
+
+    ``winner``, when given, must be the player with the plus score.
+    """
     players = tuple(players)
     by_name: dict[str, int] = {}
     for given, score in scores.items():
@@ -380,7 +397,12 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int]) -> Gam
             problem += f"; and {unbalanced}"
         raise UnbalancedScoresError(problem, difference=total, winner=None,
                                     expected_winner_score=None)
+    named = None if winner is None or not winner.strip() else _resolve_name(players, winner,
+                                                                            "winner")
     winner = winners[0]
+    if named is not None and named != winner:
+        raise ScoringError(f"{named} is named the winner, but {winner} has the plus score",
+                           player=named, field="winner")
     if total:
         expected = -sum(score for name, score in by_name.items() if name != winner)
         raise UnbalancedScoresError(

@@ -99,9 +99,13 @@ def test_more_jokers_than_the_box_holds_counting_totals_is_refused() -> None:
 def test_a_total_must_be_reachable() -> None:
     with pytest.raises(ScoringError, match="cannot be negative"):
         score_went_out(("A", "B"), "A", {"B": Rack.of_total(-3)}, preset=PRESSMAN)
-    with pytest.raises(ScoringError, match="more than all the numbered tiles"):
-        score_went_out(("A", "B"), "A", {"B": Rack.of_total(729)}, preset=PRESSMAN)
-    with pytest.raises(ScoringError, match="more than the whole box"):
+    assert score_went_out(("A", "B"), "A", {"B": Rack.of_total(788)}, preset=PRESSMAN).scores \
+        == (788, -788)
+    with pytest.raises(ScoringError, match="more than all the tiles in the box add up to"):
+        score_went_out(("A", "B"), "A", {"B": Rack.of_total(789)}, preset=PRESSMAN)
+    with pytest.raises(ScoringError, match=r"add up to \(728\)"):
+        score_went_out(("A", "B"), "A", {"B": Rack.of_total(729, jokers=1)}, preset=PRESSMAN)
+    with pytest.raises(ScoringError, match="the racks add up to 800 points"):
         score_went_out(("A", "B", "C"), "A", {"B": Rack.of_total(400), "C": Rack.of_total(400)},
                        preset=PRESSMAN)
 
@@ -176,6 +180,8 @@ def test_paper_scores_need_exactly_one_plus_score() -> None:
         check_paper_scores(("A", "B", "C"), {"A": 5, "B": 5, "C": -10})
     with pytest.raises(UnbalancedScoresError, match="nobody has a plus score"):
         check_paper_scores(("A", "B"), {"A": 0, "B": 0})
+    with pytest.raises(ScoringError, match="B is named the winner, but A has the plus score"):
+        check_paper_scores(("A", "B"), {"A": 5, "B": -5}, winner="B")
     with pytest.raises(ScoringError, match="B's score is missing"):
         check_paper_scores(("A", "B"), {"A": 0})
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.scoring import (
@@ -114,7 +115,7 @@ def score(session: ScoreSession, entry: GameInput) -> GameResult:
         return score_went_out(players, entry.winner, entry.racks, preset=rules)
     if entry.ending is Ending.POOL_EXHAUSTED:
         return score_exhausted(players, entry.racks, preset=rules, winner=entry.winner)
-    return check_paper_scores(players, entry.scores)
+    return check_paper_scores(players, entry.scores, winner=entry.winner)
 
 
 def record_game(session: ScoreSession, entry: GameInput) -> Game:
@@ -127,7 +128,12 @@ def record_game(session: ScoreSession, entry: GameInput) -> Game:
     _fill(session, game, result)
     session.games.append(game)
     _log(session, game.number, "recorded", None, result)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError as error:
+        db.session.rollback()
+        raise SessionStateError(f"game {game.number} was recorded from another phone at the "
+                                "same moment: reload the sheet and check it") from error
     return game
 
 
