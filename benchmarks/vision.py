@@ -1,0 +1,281 @@
+"""Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
+
+    .venv/bin/python -m benchmarks.vision [--synthetic 60] [--skip-valid] [--json out.json]
+
+Measures, per data set: tile recall and precision (a read tile matches a true tile when its
+centre lies inside the true outline; each true tile matches at most one read tile), identity
+accuracy (number and colour, or joker, read right, over all true tiles: a missed tile counts as
+wrong), exact-set rate (true sets found with exactly their tiles, every tile read right; on the
+synthetic set also in laid order), whole-table verdict accuracy (the rules core's verdict on
+what was read against its verdict on the truth; a table called legal that is not is counted
+apart as a false "legal"), and milliseconds per photo, plus a 12-megapixel JPEG read from its
+bytes (decode included).
+
+The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
+outlines with the reader's own neighbour rule (companion.vision.layout). The labelled photos
+are the "rummikub-nvypk" dataset v9 by Jonas Bühler (CC BY 4.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.core.melds import check_table
+from companion.core.presets import PRESSMAN
+from companion.core.tiles import ImpossibleTilesError, Tile
+from companion.vision import PhotoError, read_image, read_photo
+from companion.vision.layout import group_into_sets
+from companion.vision.reading import PhotoReading
+
+DATA_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "vision-data" / "rummikub-photos-cc-by"
+
+
+@dataclass
+class TruthTile:
+    tile: Tile
+    outline: np.ndarray  # (N, 2) float32
+
+
+@dataclass
+class Truth:
+    tiles: list[TruthTile]
+    sets: list[list[int]]  # indexes into tiles, in laid order when known
+    ordered: bool  # whether the order within sets is known
+
+
+@dataclass
+class Tally:
+    true_tiles: int = 0
+    read_tiles: int = 0
+    matched: int = 0
+    read_right: int = 0
+    true_sets: int = 0
+    exact_sets: int = 0
+    exact_sets_in_order: int = 0
+    tables: int = 0
+    verdict_right: int = 0
+    false_legal: int = 0
+    failures: int = 0
+    milliseconds: list[float] = field(default_factory=list)
+    confusions: dict[str, int] = field(default_factory=dict)
+    low_confidence: int = 0
+    low_confidence_wrong: int = 0
+    wrong: int = 0
+
+    def summary(self) -> dict[str, float | int]:
+        def share(a: int, b: int) -> float:
+            return round(a / b, 4) if b else 0.0
+        return {
+            "photos": self.tables,
+            "true tiles": self.true_tiles,
+            "tile recall": share(self.matched, self.true_tiles),
+            "tile precision": share(self.matched, self.read_tiles),
+            "identity accuracy": share(self.read_right, self.true_tiles),
+            "exact-set rate": share(self.exact_sets, self.true_sets),
+            "exact-set rate in laid order": share(self.exact_sets_in_order, self.true_sets),
+            "table verdict accuracy": share(self.verdict_right, self.tables),
+            "false legal tables": self.false_legal,
+            "photos refused": self.failures,
+            "misreads flagged low-confidence": f"{self.low_confidence_wrong}/{self.wrong}",
+            "tiles flagged low-confidence": self.low_confidence,
+            "ms per photo (median)": round(statistics.median(self.milliseconds), 1)
+            if self.milliseconds else 0.0,
+        }
+
+
+def truth_verdict(truth: Truth) -> bool | None:
+    table = tuple(tuple(truth.tiles[i].tile for i in meld) for meld in truth.sets)
+    try:
+        return check_table(table, preset=PRESSMAN).legal
+    except ImpossibleTilesError:
+        return None
+
+
+def derive_sets(tiles: list[TruthTile]) -> list[list[int]]:
+    """True sets of a labelled photo from its outlines, with the reader's neighbour rule."""
+    centres, ups, widths, heights = [], [], [], []
+    for tile in tiles:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(tile.outline)
+        box = cv2.boxPoints(((cx, cy), (w, h), angle))
+        long_edge = box[1] - box[0] if np.hypot(*(box[1] - box[0])) >= np.hypot(*(box[2] - box[1])) \
+            else box[2] - box[1]
+        up = long_edge / (np.linalg.norm(long_edge) or 1.0)
+        if up[1] > 0:
+            up = -up
+        centres.append((cx, cy))
+        ups.append(up)
+        widths.append(min(w, h))
+        heights.append(max(w, h))
+    return group_into_sets(np.array(centres), np.array(ups), np.array(widths), np.array(heights))
+
+
+def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
+    tally.tables += 1
+    tally.true_tiles += len(truth.tiles)
+    tally.true_sets += len(truth.sets)
+    if reading is None:
+        tally.failures += 1
+        tally.wrong += len(truth.tiles)
+        if truth_verdict(truth) is False:
+            tally.verdict_right += 1  # nothing read is not a "legal" call
+        return
+    tally.read_tiles += len(reading.tiles)
+    # match: read tile centre inside a true outline; nearest true centre first
+    match_of_true: dict[int, int] = {}
+    used: set[int] = set()
+    candidates = []
+    for r, read in enumerate(reading.tiles):
+        centre = np.mean(np.array(read.outline, np.float32), axis=0)
+        for t, true in enumerate(truth.tiles):
+            if cv2.pointPolygonTest(true.outline.astype(np.float32), tuple(map(float, centre)), False) >= 0:
+                distance = float(np.linalg.norm(centre - true.outline.mean(axis=0)))
+                candidates.append((distance, r, t))
+    for _, r, t in sorted(candidates):
+        if r in used or t in match_of_true:
+            continue
+        used.add(r)
+        match_of_true[t] = r
+    tally.matched += len(match_of_true)
+    right_tiles = set()
+    for t, true in enumerate(truth.tiles):
+        r = match_of_true.get(t)
+        read = reading.tiles[r] if r is not None else None
+        if read is not None and read.tile == true.tile:
+            tally.read_right += 1
+            right_tiles.add(t)
+            if read.low_confidence:
+                tally.low_confidence += 1
+        else:
+            tally.wrong += 1
+            if read is not None:
+                key = f"{true.tile}->{read.tile}"
+                tally.confusions[key] = tally.confusions.get(key, 0) + 1
+                if read.low_confidence:
+                    tally.low_confidence += 1
+                    tally.low_confidence_wrong += 1
+    read_to_true = {r: t for t, r in match_of_true.items()}
+    read_sets = [[read_to_true.get(r, -1) for r in meld] for meld in reading.sets]
+    for meld in truth.sets:
+        for candidate in read_sets:
+            if sorted(candidate) == sorted(meld) and all(t in right_tiles for t in meld):
+                tally.exact_sets += 1
+                if candidate == meld or (not truth.ordered and candidate == meld[::-1]):
+                    tally.exact_sets_in_order += 1
+                elif not truth.ordered:
+                    tally.exact_sets_in_order += 1
+                break
+    expected = truth_verdict(truth)
+    said = reading.verdict.legal if reading.verdict is not None else False
+    if said == bool(expected):
+        tally.verdict_right += 1
+    if said and not expected:
+        tally.false_legal += 1
+
+
+def read_timed(image: np.ndarray, tally: Tally) -> PhotoReading | None:
+    started = time.perf_counter()
+    try:
+        reading = read_image(image, preset=PRESSMAN)
+    except PhotoError:
+        reading = None
+    tally.milliseconds.append((time.perf_counter() - started) * 1000)
+    return reading
+
+
+def valid_split() -> Tally:
+    names = _class_names()
+    tally = Tally()
+    for image_path in sorted((DATA_ROOT / "valid" / "images").glob("*.jpg")):
+        tiles = []
+        for line in (DATA_ROOT / "valid" / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
+            parts = line.split()
+            if len(parts) < 7:
+                continue
+            outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
+            tiles.append(TruthTile(_tile_of(names[int(parts[0])]), outline))
+        truth = Truth(tiles, derive_sets(tiles), ordered=False)
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        score(read_timed(image, tally), truth, tally)
+    return tally
+
+
+def synthetic(count: int) -> Tally:
+    from benchmarks.synthetic_set import synthetic_set
+
+    tally = Tally()
+    for rendered in synthetic_set(count):
+        tiles = [TruthTile(t.tile, np.array(t.outline, np.float32)) for t in rendered.tiles]
+        sets: dict[int, list[tuple[int, int]]] = {}
+        for index, t in enumerate(rendered.tiles):
+            sets.setdefault(t.set_index, []).append((t.position, index))
+        truth = Truth(tiles, [[i for _, i in sorted(s)] for _, s in sorted(sets.items())], ordered=True)
+        score(read_timed(rendered.image, tally), truth, tally)
+    return tally
+
+
+def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
+    """Read a 4000×3000 JPEG (a valid photo scaled up) from its bytes, decode included."""
+    source = sorted((DATA_ROOT / "valid" / "images").glob("*.jpg"))[0]
+    image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    read_photo(data)  # warm-up: loads the networks
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        read_photo(data)
+        times.append((time.perf_counter() - started) * 1000)
+    return {"ms for a 12 MP JPEG (median)": round(statistics.median(times), 1),
+            "ms for a 12 MP JPEG (worst)": round(max(times), 1),
+            "JPEG size MB": round(len(data) / 1e6, 1)}
+
+
+def _class_names() -> list[str]:
+    text = (DATA_ROOT / "data.yaml").read_text()
+    inner = text.split("names:", 1)[1].split("[", 1)[1].split("]", 1)[0]
+    return [n.strip().strip("'\"") for n in inner.split(",")]
+
+
+def _tile_of(name: str) -> Tile:
+    from companion.vision.classes import tile_from_dataset_name
+    return tile_from_dataset_name(name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--synthetic", type=int, default=60, help="synthetic photos (0: none)")
+    parser.add_argument("--skip-valid", action="store_true")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--confusions", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(2)
+    results: dict[str, object] = {}
+    tallies = {}
+    if not args.skip_valid:
+        tallies["valid/ (real photos)"] = valid_split()
+    if args.synthetic:
+        tallies[f"synthetic ({args.synthetic} photos)"] = synthetic(args.synthetic)
+    for name, tally in tallies.items():
+        results[name] = tally.summary()
+        print(f"== {name}")
+        for key, value in tally.summary().items():
+            print(f"  {key:36s} {value}")
+        if args.confusions:
+            print("  misreads:", dict(sorted(tally.confusions.items(), key=lambda kv: -kv[1])))
+    results["12 MP"] = twelve_megapixels()
+    print("== 12-megapixel photo")
+    for key, value in results["12 MP"].items():
+        print(f"  {key:36s} {value}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Drawing the reading onto the photo: sets outlined by verdict, every tile labelled."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.core.presets import PRESSMAN, Preset
+from companion.core.tiles import ImpossibleTilesError, Table
+from companion.vision.decode import decode_image
+from companion.vision.reading import PhotoReading
+
+MAX_SIDE = 1600  # the annotated picture is for a phone screen
+LEGAL = (60, 170, 40)  # BGR green
+ILLEGAL = (40, 40, 220)  # BGR red
+UNKNOWN = (150, 150, 150)
+DOUBTFUL = (0, 200, 255)  # BGR amber: a tile to confirm
+
+
+def _set_colours(table: Table, preset: Preset) -> list[tuple[int, int, int]]:
+    from companion.core.melds import check_table
+
+    try:
+        verdict = check_table(table, preset=preset)
+    except ImpossibleTilesError:
+        return [ILLEGAL] * len(table)
+    return [LEGAL if meld.legal else ILLEGAL for meld in verdict.sets]
+
+
+def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None,
+             preset: Preset = PRESSMAN) -> bytes:
+    """The photo as PNG with each set outlined green or red by its verdict and tiles labelled.
+
+    ``table`` is the user's corrected table (same number of tiles per set as the reading); when
+    given, its tiles and verdicts are drawn instead of what was read.
+    """
+    if table is not None and [len(m) for m in table] != [len(m) for m in reading.sets]:
+        raise ValueError("the corrected table must have as many tiles per set as the reading")
+    image = decode_image(data)
+    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if scale < 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    shown = table if table is not None else reading.table
+    if reading.verdict is None and table is None:
+        colours = [ILLEGAL if reading.error else UNKNOWN] * len(reading.sets)
+    else:
+        colours = _set_colours(shown, reading.verdict.preset if reading.verdict else preset)
+    thickness = max(2, round(max(image.shape[:2]) / 400))
+    for number, meld in enumerate(reading.sets):
+        points = np.concatenate([np.array(reading.tiles[i].outline, np.float32) for i in meld])
+        box = cv2.boxPoints(cv2.minAreaRect(points * scale)).astype(np.int32)
+        cv2.polylines(image, [box], True, colours[number], thickness + 1, cv2.LINE_AA)
+        for position, index in enumerate(meld):
+            read = reading.tiles[index]
+            outline = (np.array(read.outline, np.float32) * scale).astype(np.int32)
+            doubtful = read.low_confidence and table is None
+            cv2.polylines(image, [outline], True, DOUBTFUL if doubtful else colours[number],
+                          thickness, cv2.LINE_AA)
+            label = str(shown[number][position]) + ("?" if doubtful else "")
+            _label(image, label, outline.mean(axis=0), thickness)
+    ok, png = cv2.imencode(".png", image)
+    if not ok:
+        raise RuntimeError("could not encode the annotated picture")
+    return png.tobytes()
+
+
+def _label(image: np.ndarray, text: str, centre: np.ndarray, thickness: int) -> None:
+    font_scale = thickness * 0.35
+    (w, h), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
+    x, y = int(centre[0] - w / 2), int(centre[1] + h / 2)
+    cv2.rectangle(image, (x - 3, y - h - 3), (x + w + 3, y + baseline), (255, 255, 255), -1)
+    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thickness,
+                cv2.LINE_AA)

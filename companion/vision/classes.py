@@ -1,0 +1,25 @@
+"""The tile classes the reader's network tells apart, in the order of its output."""
+
+from __future__ import annotations
+
+from companion.core.tiles import Colour, Tile
+
+# The order of the identity network's 53 outputs: black, red, blue, orange 1–13, then the joker.
+# Training (training/train_reader.py) and reading both take it from here.
+TILE_CLASSES: tuple[Tile, ...] = tuple(
+    Tile.numbered(colour, number)
+    for colour in (Colour.BLACK, Colour.RED, Colour.BLUE, Colour.ORANGE)
+    for number in range(1, 14)
+) + (Tile.of_joker(),)
+
+CLASS_INDEX: dict[str, int] = {str(tile): index for index, tile in enumerate(TILE_CLASSES)}
+
+_DATASET_COLOURS = {"black": "K", "red": "R", "blue": "B", "orange": "O"}
+
+
+def tile_from_dataset_name(name: str) -> Tile:
+    """Read a class name of the labelled photos ("red_7", "joker") as a tile."""
+    if name == "joker":
+        return Tile.of_joker()
+    colour, number = name.split("_")
+    return Tile.parse(f"{_DATASET_COLOURS[colour]}{number}")

@@ -1,0 +1,97 @@
+"""Turning uploaded bytes into an image, refusing what is not a whole, reasonable photo.
+
+Sizes are checked from the file header before anything is decoded, so a small file that
+claims a huge picture (a decompression bomb) is refused without allocating it.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import cv2
+import numpy as np
+
+from companion.vision.errors import PhotoError
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_PIXELS = 40_000_000
+
+_JPEG_MAGIC = b"\xff\xd8\xff"
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+# start-of-frame markers carry the picture size (all SOFn but DHT C4, JPG C8, DAC CC)
+_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.0f} MB"
+
+
+def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
+    """Width, height and where the first scan starts; PhotoError if the header is cut short."""
+    position = 2
+    width = height = 0
+    while True:
+        # skip fill bytes, find the next marker
+        while position < len(data) and data[position] != 0xFF:
+            position += 1
+        while position < len(data) and data[position] == 0xFF:
+            position += 1
+        if position + 3 > len(data):
+            raise PhotoError("the file is truncated: the JPEG ends before its picture starts")
+        marker = data[position]
+        position += 1
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            continue
+        (length,) = struct.unpack(">H", data[position:position + 2])
+        if marker in _SOF_MARKERS:
+            if position + 7 > len(data):
+                raise PhotoError("the file is truncated: the JPEG header is cut short")
+            height, width = struct.unpack(">HH", data[position + 3:position + 7])
+        if marker == 0xDA:
+            if not width or not height:
+                raise PhotoError("not an image: the JPEG has no picture size")
+            return width, height, position + length
+        position += length
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    if len(data) < 24 or data[12:16] != b"IHDR":
+        raise PhotoError("the file is truncated: the PNG header is cut short")
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def check_photo_bytes(data: bytes) -> tuple[int, int]:
+    """Refuse what is not a complete JPEG or PNG of a sensible size; return the stored size."""
+    if not data:
+        raise PhotoError("not an image: the file is empty")
+    if len(data) > MAX_BYTES:
+        raise PhotoError(f"the photo is too large: {_megabytes(len(data))}, "
+                         f"the limit is {_megabytes(MAX_BYTES)}")
+    if data.startswith(_JPEG_MAGIC):
+        width, height, scan_start = _jpeg_size_and_scan(data)
+        # the entropy-coded data never holds FF D9, so the end marker must come after the scan
+        if data.rfind(b"\xff\xd9") < scan_start:
+            raise PhotoError("the file is truncated: the JPEG ends before the end of the picture")
+    elif data.startswith(_PNG_MAGIC):
+        width, height = _png_size(data)
+        if data.rfind(b"IEND") < 0:
+            raise PhotoError("the file is truncated: the PNG ends before the end of the picture")
+    else:
+        raise PhotoError("not an image: send a photo as JPEG or PNG")
+    if width * height > MAX_PIXELS:
+        raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
+                         f"the limit is {MAX_PIXELS / 1e6:.0f}")
+    if width == 0 or height == 0:
+        raise PhotoError("not an image: the picture has no pixels")
+    return width, height
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """The photo as a BGR image, turned upright as its EXIF orientation says; PhotoError if bad."""
+    check_photo_bytes(data)
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)")
+    return image

@@ -1,0 +1,84 @@
+"""Grouping found tiles into sets and putting each set in laid order.
+
+Tiles of one set lie side by side, long sides touching or nearly: two tiles are neighbours
+when they are nearly parallel, offset along their short axis by little more than one tile
+width, and hardly offset along their long axis. Sets are the connected groups of neighbours.
+The laid order runs left to right as a player sitting behind the upright tiles reads them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+NEIGHBOUR_STEP = 1.45  # centre distance across, in tile widths: touching is ≈1.0, a gap ≥1.5
+NEIGHBOUR_SHIFT = 0.5  # offset along the long side, in tile heights
+PARALLEL = 0.85  # |cos| of the angle between two tiles' long axes
+
+
+def group_into_sets(centres: np.ndarray, ups: np.ndarray, widths: np.ndarray,
+                    heights: np.ndarray) -> list[list[int]]:
+    """Sets as lists of tile indexes in laid order.
+
+    ``ups`` holds a unit vector per tile pointing from the bottom of its number to the top
+    (image coordinates, y down); ``widths``/``heights`` are the short and long sides.
+    """
+    count = len(centres)
+    parent = list(range(count))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(count):
+        for j in range(i + 1, count):
+            if abs(float(ups[i] @ ups[j])) < PARALLEL:
+                continue
+            offset = centres[j] - centres[i]
+            axis = ups[i]
+            along_long = abs(float(offset @ axis))
+            across = abs(float(offset @ np.array([-axis[1], axis[0]])))
+            width = (widths[i] + widths[j]) / 2
+            height = (heights[i] + heights[j]) / 2
+            if across < NEIGHBOUR_STEP * width and along_long < NEIGHBOUR_SHIFT * height:
+                parent[root(i)] = root(j)
+
+    members: dict[int, list[int]] = {}
+    for i in range(count):
+        members.setdefault(root(i), []).append(i)
+    sets = []
+    for indexes in members.values():
+        sets.append(_laid_order(indexes, centres, ups))
+    return _rows_then_columns(sets, centres, heights)
+
+
+def _laid_order(indexes: list[int], centres: np.ndarray, ups: np.ndarray) -> list[int]:
+    """Left to right for a player facing the tiles upright (majority vote of the tiles' up)."""
+    reference = ups[indexes[0]]
+    total = np.zeros(2)
+    for i in indexes:
+        total += ups[i] if float(ups[i] @ reference) >= 0 else -ups[i]
+    up = total / (np.linalg.norm(total) or 1.0)
+    right = np.array([-up[1], up[0]])  # y points down: up (0,-1) gives right (1,0)
+    return sorted(indexes, key=lambda i: float(centres[i] @ right))
+
+
+def _rows_then_columns(sets: list[list[int]], centres: np.ndarray,
+                       heights: np.ndarray) -> list[list[int]]:
+    """Order sets in reading order: rows of sets (by centre height, a tile tall), then x."""
+    if not sets:
+        return sets
+    row_height = float(np.median(heights)) or 1.0
+    keyed = []
+    for meld in sets:
+        centre = np.mean([centres[i] for i in meld], axis=0)
+        keyed.append((centre, meld))
+    keyed.sort(key=lambda item: item[0][1])
+    rows: list[list[tuple[np.ndarray, list[int]]]] = []
+    for item in keyed:
+        if rows and abs(item[0][1] - rows[-1][0][0][1]) < 0.6 * row_height:
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    return [meld for row in rows for _, meld in sorted(row, key=lambda item: item[0][0])]

@@ -1,0 +1,56 @@
+"""The two shipped ONNX networks, loaded once and run through ``cv2.dnn``.
+
+Both were trained by this project's own scripts (``training/``) on the "rummikub-nvypk"
+photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).resolve().parent / "models"
+DETECTOR_FILE = MODELS / "detector.onnx"
+READER_FILE = MODELS / "reader.onnx"
+
+# a cv2.dnn.Net keeps state between setInput and forward: one caller at a time
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def _load(path: Path) -> cv2.dnn.Net:
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+    return net
+
+
+def run(path: Path, blob: np.ndarray) -> np.ndarray:
+    """Run the network in ``path`` on an NCHW float32 blob; returns its (only) output."""
+    net = _load(path)
+    with _lock:
+        net.setInput(blob)
+        return np.array(net.forward(), copy=True)
+
+
+def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
+    """Tile and core probabilities (2, H/2, W/2) for a BGR image whose sides are multiples of 16."""
+    blob = letterboxed.astype(np.float32)[None].transpose(0, 3, 1, 2) / 255.0
+    logits = run(DETECTOR_FILE, np.ascontiguousarray(blob))[0]
+    return 1.0 / (1.0 + np.exp(-logits))
+
+
+def read_crops(crops: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, 53) for N BGR crops (N, 64, 48, 3), each read both ways up."""
+    both = np.concatenate([crops, crops[:, ::-1, ::-1]]).astype(np.float32) / 255.0
+    blob = np.ascontiguousarray(both.transpose(0, 3, 1, 2))
+    logits = run(READER_FILE, blob)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    prob = np.exp(logits)
+    prob /= prob.sum(axis=1, keepdims=True)
+    count = len(crops)
+    return (prob[:count] + prob[count:]) / 2

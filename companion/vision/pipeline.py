@@ -1,0 +1,111 @@
+"""Reading a photo of the table: find the tiles, read each, group them into sets, judge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.core.presets import PRESSMAN, Preset
+from companion.core.tiles import ImpossibleTilesError
+from companion.vision.classes import TILE_CLASSES
+from companion.vision.crops import canonical_corners, crop_tile
+from companion.vision.decode import decode_image
+from companion.vision.detect import FoundTile, find_tiles
+from companion.vision.errors import PhotoError
+from companion.vision.layout import group_into_sets
+from companion.vision.networks import read_crops
+from companion.vision.reading import PhotoReading, ReadTile
+
+# Below this the tile is shown to the user to confirm. Chosen on held-out training photos
+# (training/train_reader.py prints how many misreads each threshold catches).
+LOW_CONFIDENCE = 0.8
+MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
+
+
+def ink_is_low(crop: np.ndarray) -> bool:
+    """True when the printed number sits in the lower half of the crop: the tile is upside down.
+
+    Both tile designs print the number above the middle (the logo or ring below is faint),
+    so the ink's centre of mass shows which end is up.
+    """
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    saturation = hsv[..., 1].astype(np.float32)
+    value = hsv[..., 2].astype(np.float32)
+    inner = (slice(4, -4), slice(4, -4))
+    paper = float(np.median(value[inner]))
+    ink = ((saturation > 90) | (value < paper - 60))[inner]
+    rows = np.nonzero(ink)[0]
+    if len(rows) < 8:
+        return False
+    return float(rows.mean()) > (ink.shape[0] - 1) / 2
+
+
+def _outline(found: FoundTile) -> tuple[tuple[int, int], ...]:
+    corners = canonical_corners(found.rect)
+    return tuple((int(round(x)), int(round(y))) for x, y in corners)
+
+
+def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
+    """Read an already decoded BGR photo (see ``read_photo``)."""
+    height, width = image.shape[:2]
+    found = [tile for tile in find_tiles(image) if tile.short_side >= MIN_TILE_PIXELS]
+    if not found:
+        raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
+                         "the frame, in good light")
+    corners = []
+    crops = []
+    for tile in found:
+        tile_corners = canonical_corners(tile.rect)
+        crop = crop_tile(image, tile_corners)
+        if ink_is_low(crop):
+            tile_corners = tile_corners[[2, 3, 0, 1]]
+            crop = np.ascontiguousarray(crop[::-1, ::-1])
+        corners.append(tile_corners)
+        crops.append(crop)
+    probabilities = read_crops(np.stack(crops))
+    best = probabilities.argmax(axis=1)
+
+    centres = np.array([c.mean(axis=0) for c in corners], dtype=np.float64)
+    ups = []
+    for c in corners:
+        up = (c[0] + c[1]) / 2 - (c[2] + c[3]) / 2
+        ups.append(up / (np.linalg.norm(up) or 1.0))
+    widths = np.array([tile.short_side for tile in found])
+    heights = np.array([tile.long_side for tile in found])
+    sets = group_into_sets(centres, np.array(ups), widths, heights)
+    set_of = {index: number for number, meld in enumerate(sets) for index in meld}
+
+    tiles = tuple(
+        ReadTile(
+            tile=TILE_CLASSES[int(best[i])],
+            confidence=float(probabilities[i, best[i]]),
+            outline=tuple((int(round(x)), int(round(y))) for x, y in corners[i]),
+            set_index=set_of[i],
+            low_confidence=bool(probabilities[i, best[i]] < LOW_CONFIDENCE),
+        )
+        for i in range(len(found))
+    )
+    # number the tiles in set order, so tile indexes read like the table
+    order = [i for meld in sets for i in meld]
+    renumber = {old: new for new, old in enumerate(order)}
+    tiles = tuple(tiles[old] for old in order)
+    set_indexes = tuple(tuple(renumber[i] for i in meld) for meld in sets)
+    return _judged(width, height, tiles, set_indexes, preset)
+
+
+def _judged(width: int, height: int, tiles: tuple[ReadTile, ...],
+            sets: tuple[tuple[int, ...], ...], preset: Preset) -> PhotoReading:
+    from companion.core.melds import check_table
+
+    reading = PhotoReading(width, height, tiles, sets, verdict=None)
+    try:
+        verdict = check_table(reading.table, preset=preset)
+    except ImpossibleTilesError as error:
+        return PhotoReading(width, height, tiles, sets, verdict=None,
+                            error=f"the tiles read cannot all be right: {error}")
+    return PhotoReading(width, height, tiles, sets, verdict=verdict)
+
+
+def read_photo(data: bytes, *, preset: Preset = PRESSMAN) -> PhotoReading:
+    """Read the tiles and sets in a photo of the table; PhotoError on bad input."""
+    return read_image(decode_image(data), preset=preset)

@@ -1,0 +1,69 @@
+"""The labelled photos (YOLO segmentation polygons) as arrays the training scripts can use.
+
+The photos are the "rummikub-nvypk" dataset v9 by Jonas Bühler (CC BY 4.0), shipped beside the
+repository in ``../shared/vision-data/rummikub-photos-cc-by``. Only ``train/`` is ever used for
+training or tuning; ``valid/`` is the measuring split of ``benchmarks/vision.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.core.tiles import Tile
+from companion.vision.classes import tile_from_dataset_name
+
+DATA_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "vision-data" / "rummikub-photos-cc-by"
+
+
+@dataclass(frozen=True)
+class LabelledTile:
+    tile: Tile
+    polygon: np.ndarray  # (N, 2) float32, pixels
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    path: Path
+    tiles: tuple[LabelledTile, ...]
+
+    @property
+    def photo_name(self) -> str:
+        """The original photo's name: the three augmented copies of one photo share it."""
+        return self.path.name.split("_jpeg")[0]
+
+    def image(self) -> np.ndarray:
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise OSError(f"cannot read {self.path}")
+        return image
+
+
+def class_names(root: Path = DATA_ROOT) -> list[str]:
+    text = (root / "data.yaml").read_text()
+    match = re.search(r"names:\s*\[(.*?)\]", text, re.S)
+    if match is None:
+        raise ValueError("data.yaml has no names list")
+    return [name.strip().strip("'\"") for name in match.group(1).split(",")]
+
+
+def load_split(split: str, root: Path = DATA_ROOT) -> list[LabelledPhoto]:
+    names = class_names(root)
+    photos = []
+    for image_path in sorted((root / split / "images").glob("*.jpg")):
+        label_path = root / split / "labels" / (image_path.stem + ".txt")
+        width = height = 640  # every image of the dataset is letterboxed to 640×640
+        tiles = []
+        for line in label_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) < 7:
+                continue
+            coords = np.array([float(v) for v in parts[1:]], dtype=np.float32).reshape(-1, 2)
+            coords *= (width, height)
+            tiles.append(LabelledTile(tile_from_dataset_name(names[int(parts[0])]), coords))
+        photos.append(LabelledPhoto(image_path, tuple(tiles)))
+    return photos

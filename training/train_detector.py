@@ -1,0 +1,146 @@
+"""Train the tile detector (tile and tile-core masks) and export it to ONNX.
+
+    .venv/bin/python -m training.train_detector [--iterations 900] [--out companion/vision/models/detector.onnx]
+
+Data: ``train/`` of the labelled photos (never ``valid/``), plus synthetic renders from
+``companion.vision.synthetic`` when that module is present, rotated to any angle and scaled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from training.augment import photometric
+from training.dataset import LabelledPhoto, load_split
+from training.networks import TileDetector
+
+CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
+CROP = 256
+
+
+def masks_for(photo_tiles: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
+    """Tile and core masks (2, H, W) uint8 from polygons in pixels."""
+    tile = np.zeros(shape, np.uint8)
+    core = np.zeros(shape, np.uint8)
+    for polygon in photo_tiles:
+        cv2.fillPoly(tile, [np.round(polygon).astype(np.int32)], 1)
+    for polygon in photo_tiles:
+        centre = polygon.mean(axis=0)
+        shrunk = centre + (polygon - centre) * CORE_SCALE
+        cv2.fillPoly(core, [np.round(shrunk).astype(np.int32)], 1)
+    return np.stack([tile, core])
+
+
+def load_training_images() -> list[tuple[np.ndarray, np.ndarray]]:
+    items = []
+    for photo in load_split("train"):
+        image = photo.image()
+        items.append((image, masks_for([t.polygon for t in photo.tiles], image.shape[:2])))
+    return items
+
+
+def synthetic_images(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Renders from the synthetic module, if it exists in this checkout."""
+    try:
+        from companion.vision import synthetic  # noqa: PLC0415
+    except ImportError:
+        return []
+    items = []
+    rng = np.random.default_rng(seed)
+    for index in range(count):
+        scene = synthetic.render_scene(rng=rng) if hasattr(synthetic, "render_scene") else None
+        if scene is None:
+            return []
+        image = scene.image
+        scale = 640 / max(image.shape[:2])
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        polygons = [np.asarray(t.outline, np.float32) * scale for t in scene.tiles]
+        items.append((image, masks_for(polygons, image.shape[:2])))
+    return items
+
+
+def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    image, masks = item
+    h, w = image.shape[:2]
+    # the reader letterboxes a photo to 512 px: tiles appear at 0.55–1.0 of their 640 px size
+    scale = rng.uniform(0.5, 1.05)
+    angle = rng.uniform(0, 360)
+    tile_pixels = np.argwhere(masks[1][::8, ::8]) * 8
+    if len(tile_pixels) and rng.random() < 0.75:  # most crops centre near a tile
+        y, x = tile_pixels[int(rng.integers(len(tile_pixels)))] + rng.normal(0, 40, 2)
+        centre = (float(x), float(y))
+    else:
+        centre = (rng.uniform(0.15 * w, 0.85 * w), rng.uniform(0.15 * h, 0.85 * h))
+    matrix = cv2.getRotationMatrix2D(centre, angle, scale)
+    matrix[:, 2] += (CROP / 2 - centre[0], CROP / 2 - centre[1])
+    border = tuple(int(v) for v in rng.integers(0, 60, 3)) if rng.random() < 0.5 else (0, 0, 0)
+    crop = cv2.warpAffine(image, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    half = matrix / 2
+    target = np.stack([cv2.warpAffine(m, half, (CROP // 2, CROP // 2), flags=cv2.INTER_LINEAR)
+                       for m in masks.astype(np.float32)])
+    crop = photometric(crop, rng, hue_shift=True)
+    return crop, target
+
+
+def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
+    array = np.stack(images).astype(np.float32) / 255.0
+    return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
+
+
+def dice_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    prob = torch.sigmoid(logits)
+    inter = (prob * target).sum(dim=(0, 2, 3))
+    total = prob.sum(dim=(0, 2, 3)) + target.sum(dim=(0, 2, 3))
+    return (1 - (2 * inter + 1) / (total + 1)).mean()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=900)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--out", type=Path, default=Path("companion/vision/models/detector.onnx"))
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    items = load_training_images() + synthetic_images(150, args.seed)
+    print(f"{len(items)} training images", flush=True)
+    model = TileDetector()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    started = time.time()
+    for iteration in range(args.iterations):
+        lr = 3e-3 * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
+        for group in optimiser.param_groups:
+            group["lr"] = lr
+        batch = [sample(items[int(rng.integers(len(items)))], rng) for _ in range(args.batch)]
+        images = to_tensor([b[0] for b in batch])
+        target = torch.from_numpy(np.stack([b[1] for b in batch]))
+        logits = model(images)
+        loss = F.binary_cross_entropy_with_logits(logits, target) + dice_loss(logits, target)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if iteration % 25 == 0:
+            print(f"{iteration:5d} loss {loss.item():.4f} lr {lr:.5f} {time.time() - started:.0f}s",
+                  flush=True)
+    model.eval()
+    torch.save(model.state_dict(), "/tmp/detector.pt")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, 512, 512), str(args.out), dynamo=False,
+                      input_names=["image"], output_names=["masks"], opset_version=13,
+                      dynamic_axes={"image": {2: "height", 3: "width"}})
+    print(f"wrote {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

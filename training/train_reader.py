@@ -1,0 +1,200 @@
+"""Train the tile reader (53 classes and which end is up, from a tile crop) and export to ONNX.
+
+    .venv/bin/python -m training.train_reader [--iterations 1500] [--out companion/vision/models/reader.onnx]
+
+Crops come from the labelled polygons of ``train/`` (never ``valid/``) and from the cached
+synthetic renders of ``training.render_synthetic`` (both tile designs), cut exactly as the
+reader cuts them (``companion.vision.crops``), with the rectangle jittered as a detector
+would, turned upside down half the time (the identity label stays: a 6 upside down is still a
+6; the orientation label flips), and with warm/cold light, glare, blur and noise.
+
+Which end is up: exact for the renders; for the real photos (current design, the number above
+the middle) it is taken from where the ink lies (``companion.vision.pipeline.ink_is_low``).
+A dozen training photos are held out to pick the low-confidence threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
+from companion.vision.crops import canonical_corners, crop_tile
+from companion.vision.pipeline import ink_is_low
+from training.augment import photometric
+from training.dataset import load_split
+from training.networks import TileReader
+from training.render_synthetic import DEFAULT_CACHE
+
+HELD_OUT_PHOTOS = 12
+IDENTITIES = len(TILE_CLASSES)
+
+
+class Sample:
+    """One labelled tile: which image, its outline, its class and its up direction."""
+
+    def __init__(self, image_key: str, polygon: np.ndarray, label: int, up: np.ndarray) -> None:
+        self.image_key = image_key
+        self.polygon = polygon
+        self.label = label
+        self.up = up
+
+
+def up_of(corners: np.ndarray) -> np.ndarray:
+    up = (corners[0] + corners[1]) / 2 - (corners[2] + corners[3]) / 2
+    return up / (np.linalg.norm(up) or 1.0)
+
+
+def jittered_rect(polygon: np.ndarray, rng: np.random.Generator, *, jitter: bool):
+    (cx, cy), (w, h), angle = cv2.minAreaRect(polygon.astype(np.float32))
+    if jitter:
+        size = max(w, h)
+        cx += rng.normal(0, 0.04) * size
+        cy += rng.normal(0, 0.04) * size
+        w *= rng.uniform(0.9, 1.12)
+        h *= rng.uniform(0.9, 1.12)
+        angle += rng.normal(0, 4)
+    return (cx, cy), (w, h), angle
+
+
+def make_crop(image: np.ndarray, sample: Sample, rng: np.random.Generator, *,
+              train: bool) -> tuple[np.ndarray, int]:
+    """The crop and its orientation label (0 upright, 1 upside down)."""
+    corners = canonical_corners(jittered_rect(sample.polygon, rng, jitter=train))
+    if float(up_of(corners) @ sample.up) < 0:
+        corners = corners[[2, 3, 0, 1]]
+    flipped = bool(train and rng.random() < 0.5)
+    if flipped:
+        corners = corners[[2, 3, 0, 1]]
+    crop = crop_tile(image, corners)
+    if train:
+        if rng.random() < 0.3:  # a tile seen smaller than in the labelled photo
+            factor = rng.uniform(0.4, 0.8)
+            small = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            crop = cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
+        crop = photometric(crop, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
+    return crop, int(flipped)
+
+
+def real_samples(photos, images) -> list[Sample]:
+    samples = []
+    for photo in photos:
+        for tile in photo.tiles:
+            corners = canonical_corners(cv2.minAreaRect(tile.polygon))
+            if ink_is_low(crop_tile(images[str(photo.path)], corners)):
+                corners = corners[[2, 3, 0, 1]]
+            samples.append(Sample(str(photo.path), tile.polygon, CLASS_INDEX[str(tile.tile)],
+                                  up_of(corners)))
+    return samples
+
+
+def synthetic_samples(cache: Path, images: dict[str, np.ndarray]) -> list[Sample]:
+    samples = []
+    for answer_path in sorted(cache.glob("*.json")):
+        image_path = answer_path.with_suffix(".jpg")
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        images[str(image_path)] = image
+        for tile in json.loads(answer_path.read_text()):
+            outline = np.array(tile["outline"], np.float32)
+            samples.append(Sample(str(image_path), outline, CLASS_INDEX[tile["tile"]], up_of(outline)))
+    return samples
+
+
+def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
+    array = np.stack(crops).astype(np.float32) / 255.0
+    return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
+
+
+def evaluate(model, samples, images, rng, name: str) -> None:
+    model.eval()
+    crops = [make_crop(images[s.image_key], s, rng, train=False)[0] for s in samples]
+    with torch.no_grad():
+        upright = model(to_tensor(crops))
+        flipped = model(to_tensor([np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
+    identity = (torch.softmax(upright[:, :IDENTITIES], 1) + torch.softmax(flipped[:, :IDENTITIES], 1)) / 2
+    turn = torch.softmax(upright[:, IDENTITIES:], 1)[:, 0] + torch.softmax(flipped[:, IDENTITIES:], 1)[:, 1]
+    prob = identity.numpy()
+    labels = np.array([s.label for s in samples])
+    predicted = prob.argmax(1)
+    confidence = prob.max(1)
+    right = predicted == labels
+    print(f"{name}: accuracy {right.mean():.4f} over {len(labels)} tiles, "
+          f"upright right {(turn.numpy() > 1).mean():.4f}", flush=True)
+    for threshold in (0.5, 0.6, 0.7, 0.8, 0.9):
+        flagged = confidence < threshold
+        print(f"  threshold {threshold}: flags {flagged.mean():.3f} of tiles, "
+              f"catches {(~right & flagged).sum()}/{(~right).sum()} misreads", flush=True)
+    wrong = [(str(TILE_CLASSES[labels[i]]), str(TILE_CLASSES[predicted[i]]), round(float(confidence[i]), 2))
+             for i in np.where(~right)[0]]
+    print("  misreads (true, read, confidence):", wrong[:40], flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=1500)
+    parser.add_argument("--batch", type=int, default=96)
+    parser.add_argument("--out", type=Path, default=Path("companion/vision/models/reader.onnx"))
+    parser.add_argument("--synthetic", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    photos = load_split("train")
+    names = sorted({p.photo_name for p in photos})
+    held_out = set(rng.choice(names, HELD_OUT_PHOTOS, replace=False))
+    images = {str(p.path): p.image() for p in photos}
+    train = real_samples([p for p in photos if p.photo_name not in held_out], images)
+    check = real_samples([p for p in photos if p.photo_name in held_out], images)
+    synthetic = synthetic_samples(args.synthetic, images)
+    synthetic_check, synthetic = synthetic[:300], synthetic[300:]
+    print(f"{len(train)} real training tiles, {len(check)} held out, "
+          f"{len(synthetic)} synthetic", flush=True)
+    model = TileReader()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=5e-4)
+    started = time.time()
+    for iteration in range(args.iterations):
+        lr = 2e-3 * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
+        for group in optimiser.param_groups:
+            group["lr"] = lr
+        picks = []
+        for _ in range(args.batch):
+            pool = synthetic if synthetic and rng.random() < 0.4 else train
+            picks.append(pool[int(rng.integers(len(pool)))])
+        made = [make_crop(images[s.image_key], s, rng, train=True) for s in picks]
+        crops = to_tensor([crop for crop, _ in made])
+        labels = torch.tensor([s.label for s in picks])
+        turns = torch.tensor([turn for _, turn in made])
+        model.train()
+        logits = model(crops)
+        loss = (F.cross_entropy(logits[:, :IDENTITIES], labels, label_smoothing=0.05)
+                + 0.5 * F.cross_entropy(logits[:, IDENTITIES:], turns))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if iteration % 50 == 0:
+            print(f"{iteration:5d} loss {loss.item():.4f} {time.time() - started:.0f}s", flush=True)
+    evaluate(model, check, images, rng, "held-out real")
+    if synthetic_check:
+        evaluate(model, synthetic_check, images, rng, "held-out synthetic")
+    torch.save(model.state_dict(), "/tmp/reader.pt")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(args.out), dynamo=False,
+                      input_names=["crop"], output_names=["logits"], opset_version=13,
+                      dynamic_axes={"crop": {0: "batch"}, "logits": {0: "batch"}})
+    print(f"wrote {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
