@@ -1,0 +1,79 @@
+"""The turn timer in headless chromium: counts down, alerts at zero, passes the turn."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/timer?players=Ann,Bob,Cy&seconds=2")
+    digits = page.locator("#timer-digits")
+    expect(page.locator("#timer-player")).to_have_text("Ann")
+    expect(digits).to_have_text("0:02")
+    expect(page.locator("#timer-alert")).to_be_hidden()
+
+    page.keyboard.press(" ")
+    expect(page.locator("#timer")).to_have_attribute("data-state", "running")
+    expect(digits).to_have_text("0:01", timeout=3000)
+    expect(page.locator("#timer-alert")).to_have_text("Time! Ann draws one tile", timeout=3000)
+    expect(digits).to_have_text("0:00")
+    expect(page.locator("#timer")).to_have_attribute("data-state", "expired")
+
+    page.keyboard.press(" ")
+    expect(page.locator("#timer-player")).to_have_text("Bob")
+    expect(page.locator("#timer-next")).to_have_text("Next: Cy")
+    expect(page.locator("#timer-alert")).to_be_hidden()
+    expect(digits).to_have_text("0:02")
+
+
+def test_tapping_passes_the_turn_round_the_table_and_pause_stops_the_clock(page) -> None:
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    page.goto("/timer?players=Ann,Bob&preset=sabra")
+    digits = page.locator("#timer-digits")
+    expect(digits).to_have_text("2:00")
+    page.click("#timer-face")  # start Ann's turn
+    page.clock.run_for(30_000)
+    expect(digits).to_have_text("1:30")
+
+    page.click("#timer-pause")
+    expect(page.locator("#timer-pause")).to_have_text("Resume")
+    page.clock.run_for(60_000)
+    expect(digits).to_have_text("1:30")
+    page.click("#timer-pause")
+    page.clock.run_for(10_000)
+    expect(digits).to_have_text("1:20")
+
+    page.click("#timer-face")
+    expect(page.locator("#timer-player")).to_have_text("Bob")
+    expect(digits).to_have_text("2:00")
+    page.click("#timer-face")
+    expect(page.locator("#timer-player")).to_have_text("Ann")
+
+
+def test_a_sleeping_page_shows_the_true_time_when_it_wakes(page) -> None:
+    """The deadline is wall-clock time: timers that did not fire cannot make it run slow."""
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    page.goto("/timer?players=Ann,Bob&seconds=60")
+    page.keyboard.press(" ")
+    page.clock.fast_forward(45_000)  # a jump: the ticks due meanwhile fire at most once
+    expect(page.locator("#timer-digits")).to_have_text("0:15")
+    page.clock.fast_forward(20_000)
+    expect(page.locator("#timer-alert")).to_have_text("Time! Ann draws one tile")
+
+
+def test_without_players_the_timer_asks_for_them(page) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/timer")
+    page.fill("#players", "Dana, Eli")
+    page.click("button[type=submit]")
+    expect(page.locator("#timer-player")).to_have_text("Dana")
+    expect(page.locator("#timer-digits")).to_have_text("1:00")
