@@ -270,27 +270,34 @@ def _blank(design: str, w: int, h: int) -> np.ndarray:
         blur = max(1.0, radius * 0.04)
         shadow = cv2.GaussianBlur(np.clip(dish - upper, 0, 1), (0, 0), blur)
         light = cv2.GaussianBlur(np.clip(upper - dish, 0, 1), (0, 0), blur)
-        face *= (1.0 + 0.03 * dish - 0.10 * shadow)[..., None]
-        face += (10.0 * light)[..., None]
+        face *= (1.0 + 0.03 * dish - 0.15 * shadow)[..., None]
+        face += (14.0 * light)[..., None]
         # The embossed logo: the same cream, told apart only by its edges' light and shade.
         logo = _glyph("Rummikub", cv2.FONT_HERSHEY_TRIPLEX, 0.35)
-        at = (w * 0.5, h * 0.81)
+        at = (w * 0.5, h * 0.82)
         e = max(1.0, h * 0.006)
-        size = (h * 0.085, w * 0.62)
-        _paste(face, logo, (at[0] + e, at[1] + e), *size, cream * 0.8, 0.55)
+        size = (h * 0.1, w * 0.68)
+        _paste(face, logo, (at[0] + e, at[1] + e), *size, cream * 0.75, 0.6)
         _paste(face, logo, (at[0] - e, at[1] - e), *size, np.minimum(cream * 1.08, 255), 0.6)
-        _paste(face, logo, at, *size, cream * np.array((0.78, 0.88, 0.95), np.float32), 0.7)
+        _paste(face, logo, at, *size, cream * np.array((0.74, 0.85, 0.93), np.float32), 0.75)
     face.flags.writeable = False
     return face
 
 
+def _plastic(rng: np.random.Generator) -> np.ndarray:
+    """The colour of one box's tiles, from near white to cream, relative to the design's."""
+    cream = float(rng.uniform(0, 1))
+    return (np.array((1.04, 1.01, 0.99), np.float32) * (1 - cream)
+            + np.array((0.96, 0.99, 1.0), np.float32) * cream)
+
+
 def _face(tile: Tile, design: str, width: int, height: int, rng: np.random.Generator,
-          joker_ink: str) -> np.ndarray:
-    """One upright tile face, ``height`` × ``width`` BGR uint8."""
+          joker_ink: str, plastic: np.ndarray) -> np.ndarray:
+    """One upright tile face, ``height`` × ``width`` BGR uint8, in the box's ``plastic``."""
     if tile.joker is not None and tile.joker is not JokerKind.REGULAR:
         raise ValueError(f"{tile} ({tile.words}): only regular jokers can be drawn")
     w, h = width * _SUPERSAMPLE, height * _SUPERSAMPLE
-    tint = float(rng.uniform(0.95, 1.04)) + rng.normal(0, 0.007, 3).astype(np.float32)
+    tint = plastic * float(rng.uniform(0.97, 1.02)) + rng.normal(0, 0.005, 3).astype(np.float32)
     face = _blank(design, w, h) * tint
     x, y = _number_centre(design, w, h)
     centre = (x + float(rng.normal(0, 0.006 * w)), y + float(rng.normal(0, 0.005 * h)))
@@ -322,7 +329,7 @@ def render_tile(tile: Tile, *, design: str, size: tuple[int, int] = (120, 160),
     _check_design(design)
     width, height = size
     joker_ink = "red" if rng.random() < 0.5 else "black"
-    return _face(tile, design, width, height, rng, joker_ink)
+    return _face(tile, design, width, height, rng, joker_ink, _plastic(rng))
 
 
 def _check_design(design: str) -> None:
@@ -354,7 +361,7 @@ def _wood(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
     y = np.arange(h, dtype=np.float32)[:, None]
     wobble = _smooth_noise(rng, 5, 4, w, h) * float(rng.uniform(2, 6))
     rings = 0.5 + 0.5 * np.sin(2 * np.pi * (y / float(rng.uniform(25, 90)) + wobble))
-    streaks = _smooth_noise(rng, h // 3, 8, w, h)
+    streaks = _smooth_noise(rng, h // 3, 20, w, h)
     fibres = _smooth_noise(rng, h // 2, 40, w, h)
     tone = 0.8 + 0.12 * rings + 0.2 * (streaks - 0.5) + 0.1 * (fibres - 0.5)
     plank = float(rng.uniform(0.2, 0.5)) * h
@@ -563,6 +570,19 @@ def _camera(width: int, height: int, rng: np.random.Generator,
     return cv2.getPerspectiveTransform(src, dst), towards
 
 
+@lru_cache(maxsize=64)
+def _rounded(width: int, height: int) -> np.ndarray:
+    """Coverage of a tile face with rounded corners, as the real tiles are moulded."""
+    r = max(1, round(width * 0.08))
+    mask = np.zeros((height, width), np.float32)
+    cv2.rectangle(mask, (r, 0), (width - 1 - r, height - 1), 1.0, -1)
+    cv2.rectangle(mask, (0, r), (width - 1, height - 1 - r), 1.0, -1)
+    for x, y in ((r, r), (width - 1 - r, r), (width - 1 - r, height - 1 - r), (r, height - 1 - r)):
+        cv2.circle(mask, (x, y), r, 1.0, -1, cv2.LINE_AA)
+    mask.flags.writeable = False
+    return mask
+
+
 def _blend_face(image: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
     """Warp an upright face onto ``quad`` (TL TR BR BL) of ``image`` (float32), with soft edges."""
     fh, fw = face.shape[:2]
@@ -573,7 +593,7 @@ def _blend_face(image: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
                    np.float32)
     warp = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
     size = (int(x1 - x0), int(y1 - y0))
-    with_alpha = np.dstack([face.astype(np.float32), np.ones((fh, fw), np.float32)])
+    with_alpha = np.dstack([face.astype(np.float32), _rounded(fw, fh)])
     warped = cv2.warpPerspective(with_alpha, warp, size, flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3:]
     region = image[y0:y1, x0:x1]
@@ -662,6 +682,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
             cv2.fillConvexPoly(image, np.round(hull * 16).astype(np.int32),
                                side_colour.tolist(), cv2.LINE_AA, shift=4)
 
+        plastic = _plastic(rng)
         joker_inks = ["red", "black"] if rng.random() < 0.5 else ["black", "red"]
         jokers_seen = 0
         for placed, quad, s in zip(laid, quads, tile_sizes):
@@ -669,7 +690,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
             jokers_seen += placed.tile.is_joker
             face_height = int(np.clip(round(s * 1.25 / 4) * 4, 24, 220))  # steps of 4: cached
             face = _face(placed.tile, design, round(face_height * TILE_ASPECT), face_height,
-                         rng, ink)
+                         rng, ink, plastic)
             _blend_face(image, face, quad)
 
     image = _photograph(image, rng, light=light, glare=glare, blur=blur)
@@ -695,8 +716,9 @@ def _photograph(image: np.ndarray, rng: np.random.Generator, *, light: str, glar
     """What the phone adds: colour of the light, uneven lighting, glare, blur, noise, JPEG."""
     height, width = image.shape[:2]
     small_w, small_h = width // 8, height // 8
-    gains = {"neutral": (1.0, 1.0, 1.0), "warm": (0.82, 0.96, 1.08),
-             "cold": (1.1, 1.0, 0.88)}[light]
+    # A phone's white balance takes out most of a lamp's colour; what is left is mild.
+    gains = {"neutral": (1.0, 1.0, 1.0), "warm": (0.88, 0.97, 1.06),
+             "cold": (1.08, 1.0, 0.92)}[light]
     exposure = float(rng.uniform(0.85, 1.1))
     tint = tuple(float(g * exposure * (1 + rng.normal(0, 0.02))) for g in gains)
     angle = float(rng.uniform(0, 2 * np.pi))
