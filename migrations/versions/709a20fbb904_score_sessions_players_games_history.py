@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-21 07:26:32.125359
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '709a20fbb904'
