@@ -13,6 +13,7 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.presets import UnknownPresetError, get_preset
+from companion.web.photos.forms import size_words
 
 bp = Blueprint("photos_api", __name__)
 
@@ -24,8 +25,8 @@ def bad_request(message: str, where: Any, status: int = 400) -> tuple[Any, int]:
 
 
 def too_large_message() -> str:
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    return (f"the photo is too large: send at most {limit // (1024 * 1024)} MB "
+    limit = size_words(current_app.config["MAX_CONTENT_LENGTH"])
+    return (f"the photo is too large: send at most {limit} "
             "(a lower resolution or a crop of the table)")
 
 
@@ -49,8 +50,6 @@ def read_photo() -> Any:
     except UnknownPresetError as error:
         return bad_request(str(error), {"field": "preset"})
     data = upload.read()
-    if not data:
-        return bad_request("the photo is empty (0 bytes)", PHOTO_FIELD)
     # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
     from companion.vision import PhotoError
     from companion.vision import read_photo as read_table_photo

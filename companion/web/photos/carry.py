@@ -21,8 +21,7 @@ import numpy as np
 from companion.core.melds import check_table
 from companion.core.presets import Preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Table, Tile
-from companion.vision import PhotoReading, ReadTile
-from companion.vision.decode import decode_image
+from companion.vision import PhotoReading, ReadTile, decode_image
 
 PREVIEW_LONGEST_SIDE = 1024
 # Base64 grows a JPEG by a third: 330 kB of JPEG stays well under the 500 kB form field limit.

@@ -15,6 +15,12 @@ from companion.web.check.forms import PRESET_CHOICES, table_notation
 STEP_READ, STEP_RECHECK = "read", "recheck"
 
 
+def size_words(limit_bytes: int) -> str:
+    """An upload limit as a player reads it: "20 MB", "64 kB"."""
+    megabytes = limit_bytes / (1024 * 1024)
+    return f"{megabytes:g} MB" if megabytes >= 1 else f"{limit_bytes // 1024} kB"
+
+
 class PhotoUploadForm(FlaskForm):
     """The page renders ``photo`` twice (camera and library); Flask-WTF keeps the one filled."""
 

@@ -18,7 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from companion.core.melds import TableVerdict, check_table
 from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table, parse_table
-from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm
+from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm, size_words
 
 if TYPE_CHECKING:
     from companion.web.photos.carry import CarriedPhoto
@@ -45,9 +45,9 @@ class UnsureTile:
 def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     """Werkzeug refuses the body before any view runs: answer with the form, not an error page."""
     upload_form = PhotoUploadForm(formdata=None)
-    limit_mb = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+    limit = size_words(current_app.config["MAX_CONTENT_LENGTH"])
     upload_form.photo.errors = [(
-        f"The photo is too large: at most {limit_mb} MB. Take it again at a lower "
+        f"The photo is too large: at most {limit}. Take it again at a lower "
         "resolution, or crop it to the table.")]
     return render_page(upload_form), 413
 
@@ -116,9 +116,9 @@ def recheck() -> tuple[str, int]:
     if carried is None:
         picture_note = PICTURE_LOST
     elif table is not None and verdict is not None and carried.fits(table):
-        picture = annotate(carried.preview, carried.reading, table=table)
+        picture = annotate(carried.preview, carried.reading, table=table, preset=preset)
     else:
-        picture = annotate(carried.preview, carried.reading)
+        picture = annotate(carried.preview, carried.reading, preset=preset)
         if verdict is not None:
             picture_note = PICTURE_NOT_REDRAWN
 
