@@ -40,7 +40,9 @@ The violation codes are stable; other tools rely on them. They are reported in t
 When is a joker *freed* (retrieved)? Each joker on the table before is matched to a joker of the
 same kind after that still does its old job: it sits in a set sharing at least one numbered tile
 with its old set, and the tiles it can stand for there overlap the tiles it could stand for
-before (``JokerReading.stands_for``). Adding a fourth tile to ``K5 R5 J`` leaves the joker its
+before (``JokerReading.stands_for``). The table before is read as laid (the order typed picks
+the reading, as on the check page); a set after the turn counts every reading its tiles allow,
+whatever order they were typed in, so retyping a set is never taken for moving its joker. Adding a fourth tile to ``K5 R5 J`` leaves the joker its
 job (it stood for B5 or O5, it now stands for the other one); splitting ``R3 R4 J R6 R7`` into
 ``R3 R4 J | R6 R7 R8`` leaves it standing for R5. Replacing it (``R5 J R7`` becomes
 ``R5 R6 R7 J``: the joker now stands for R8) or carrying it into a set with none of its old
@@ -65,9 +67,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import combinations
 from typing import Any, TypeVar
 
-from companion.core.melds import MeldVerdict, check_table
+from companion.core.melds import MeldVerdict, check_meld, check_table
 from companion.core.presets import Preset
 from companion.core.tiles import (
     ImpossibleTilesError,
@@ -232,7 +235,7 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
                 "the initial meld uses or moves table tiles: "
                 + _sets_words(touched) + " did not stay as they were"))
 
-    freed, open_slots = _follow_jokers(before, before_verdicts, after, after_verdicts)
+    freed, open_slots = _follow_jokers(before, before_verdicts, after, after_verdicts, preset)
     if freed and not opened:
         violations.append(Violation(
             ViolationCode.JOKER_BEFORE_MELD,
@@ -341,20 +344,53 @@ def _initial_meld_value(after: Table, after_verdicts: Sequence[MeldVerdict],
     return value
 
 
-def _joker_slots(table: Table, verdicts: Sequence[MeldVerdict]) -> list[_JokerSlot]:
+def _joker_slots(table: Table, verdicts: Sequence[MeldVerdict], *,
+                 preset: Preset | None = None) -> list[_JokerSlot]:
     """Every joker on the table with its reading; jokers of a kind in a set are interchangeable,
-    so the readings of a kind are handed out in the order the validator lists them."""
+    so the readings of a kind are handed out in the order the validator lists them.
+
+    With ``preset`` (used for the table after the turn), a set of numbered tiles and regular
+    jokers gets every reading it allows in any order (see ``_readings_in_any_order``).
+    """
     slots: list[_JokerSlot] = []
     for index, meld in enumerate(table):
         verdict = verdicts[index]
+        any_order = (_readings_in_any_order(meld, preset)
+                     if preset is not None and verdict.legal else None)
         for kind in JokerKind:
             count = sum(1 for tile in meld if tile.joker is kind)
             readings = [r for r in verdict.jokers if r.joker is kind]
             for rank in range(count):
-                known = verdict.legal and len(readings) == count
-                slots.append(_JokerSlot(
-                    index, kind, frozenset(readings[rank].stands_for) if known else None))
+                if any_order is not None:
+                    slots.append(_JokerSlot(index, kind, any_order))
+                elif verdict.legal and len(readings) == count:
+                    slots.append(_JokerSlot(index, kind, frozenset(readings[rank].stands_for)))
+                else:
+                    slots.append(_JokerSlot(index, kind, None))
     return slots
+
+
+def _readings_in_any_order(meld: Meld, preset: Preset) -> frozenset[str] | None:
+    """Every tile a regular joker of this set could stand for, whatever order it was typed in.
+
+    The table after the turn is read this way so that typing ``J R4 R5 R6`` rather than
+    ``R4 R5 R6 J`` for the run a joker stood in as R7 does not count as moving the joker.
+    None when the set holds a bonus joker (their order is the rule) or no joker.
+    """
+    jokers = [tile for tile in meld if tile.is_joker]
+    if not jokers or any(tile.joker is not JokerKind.REGULAR for tile in jokers):
+        return None
+    numbered = sorted((tile for tile in meld if not tile.is_joker), key=Tile.sort_key)
+    size = len(meld)
+    readings: set[str] = set()
+    for places in combinations(range(size), len(jokers)):
+        rest = iter(numbered)
+        arrangement = tuple(jokers[0] if place in places else next(rest)
+                            for place in range(size))
+        verdict = check_meld(arrangement, preset=preset)
+        if verdict.legal:
+            readings.update(tile for reading in verdict.jokers for tile in reading.stands_for)
+    return frozenset(readings)
 
 
 def _still_does_its_job(old: _JokerSlot, new: _JokerSlot, before: Table, after: Table) -> bool:
@@ -372,8 +408,8 @@ def _still_does_its_job(old: _JokerSlot, new: _JokerSlot, before: Table, after: 
 
 
 def _follow_jokers(before: Table, before_verdicts: Sequence[MeldVerdict], after: Table,
-                   after_verdicts: Sequence[MeldVerdict]) -> tuple[list[_JokerSlot],
-                                                                   list[_JokerSlot]]:
+                   after_verdicts: Sequence[MeldVerdict],
+                   preset: Preset) -> tuple[list[_JokerSlot], list[_JokerSlot]]:
     """Match every joker before to a joker after that still does its job.
 
     Returns the jokers freed (their slots before) and the jokers after the turn that are not
@@ -381,7 +417,7 @@ def _follow_jokers(before: Table, before_verdicts: Sequence[MeldVerdict], after:
     still do an old joker's job, the one sharing the most numbered tiles with its set wins.
     """
     old_slots = _joker_slots(before, before_verdicts)
-    new_slots = _joker_slots(after, after_verdicts)
+    new_slots = _joker_slots(after, after_verdicts, preset=preset)
     kept: set[int] = set()
     freed: list[_JokerSlot] = []
     for old in old_slots:

@@ -151,6 +151,12 @@ def test_replacing_a_joker_and_reusing_it_in_the_same_run_frees_it() -> None:
     assert judge("R5 J R7", "R5 R6 R7 R8 J", rack="R6 R8", preset="sabra").legal
 
 
+def test_the_order_a_set_is_typed_in_after_the_turn_does_not_move_its_joker() -> None:
+    assert judge("R5 R6 J", "J R4 R5 R6", rack="R4", preset="sabra").legal
+    assert codes(judge("R5 R6 J", "R5 R6 R7 J", rack="R7", preset="sabra")) == [
+        "joker_needs_two_rack_tiles"]
+
+
 def test_splitting_a_run_that_holds_a_joker_is_legal_except_in_sabra() -> None:
     before, after = "R3 R4 J R6 R7", "R3 R4 J | R6 R7 R8"
     assert judge(before, after, rack="R8").legal
