@@ -11,3 +11,20 @@
     });
   });
 })();
+
+// When someone went out, their own rack line is greyed: it stays empty.
+(function () {
+  "use strict";
+  function markWinner() {
+    const form = document.querySelector(".game-form[data-ending='out']");
+    if (!form) return;
+    const chosen = form.querySelector("input[name='winner']:checked");
+    form.querySelectorAll(".player-line").forEach(function (line) {
+      line.classList.toggle("went-out", Boolean(chosen) && line.dataset.player === chosen.value);
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("input[name='winner']")) markWinner();
+  });
+  document.addEventListener("DOMContentLoaded", markWinner);
+})();

@@ -126,6 +126,7 @@ def test_editing_and_undoing_games_from_the_sheet(client: FlaskClient) -> None:
     assert client.post(f"/scores/{session_id}/games/2/undo").status_code == 302
     history = client.get(f"/scores/{session_id}/history").text
     assert "Bob −9 → −10" in history and "Game 2 undone" in history
+    assert "Bob&#39;s rack K9 → K10" in history
     rows = list(csv.reader(io.StringIO(client.get(f"/scores/{session_id}/sheet.csv").text)))
     assert rows[0] == ["round", "game", "ending", "winner", "Ann", "Bob", "balanced"]
     assert rows[1] == ["1", "1", "out", "Ann", "10", "-10", "True"]

@@ -148,7 +148,7 @@ def create_session() -> tuple[Any, int]:
     preset = payload.get("preset")
     if preset is not None and not isinstance(preset, str):
         raise BadRequest("`preset` must be pressman, sabra or twist", field="preset")
-    overrides = payload.get("rules") or {}
+    overrides = payload.get("rules") or payload.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise BadRequest("`rules` must be an object such as {\"joker_penalty\": 25}",
                          field="rules")

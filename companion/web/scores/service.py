@@ -210,9 +210,14 @@ def describe_change(number: int, before: GameResult | None, after: GameResult | 
         changed.insert(0, f"winner {before.winner} → {after.winner}")
     if before.ending != after.ending:
         changed.insert(0, f"{ENDING_WORDS[before.ending]} → {ENDING_WORDS[after.ending]}")
-    if before.racks != after.racks:
-        changed.append("racks changed")
+    for name, old_rack, new_rack in zip(after.players, before.racks, after.racks, strict=True):
+        if old_rack != new_rack:
+            changed.append(f"{name}'s rack {_rack_words(old_rack)} → {_rack_words(new_rack)}")
     return f"Game {number} edited: " + ("; ".join(changed) or "nothing changed")
+
+
+def _rack_words(rack: Rack | None) -> str:
+    return "not given" if rack is None else rack.describe()
 
 
 # JSON and CSV ------------------------------------------------------------------------------
