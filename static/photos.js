@@ -55,6 +55,13 @@
     });
   }
 
+  const save = document.getElementById("save-picture");
+  const picture = document.getElementById("annotated-photo");
+  if (save && picture) {
+    save.href = picture.src;
+    save.hidden = false;
+  }
+
   const table = document.getElementById("table");
   const preset = document.getElementById("recheck-preset");
   if (preset) {
