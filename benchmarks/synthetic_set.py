@@ -22,8 +22,14 @@ import cv2
 import numpy as np
 
 from companion.core.tiles import format_table
-from companion.vision.synthetic import BACKGROUNDS, DESIGNS, LIGHTS, RenderedTable, random_table, \
-    render_table
+from companion.vision.synthetic import (
+    BACKGROUNDS,
+    DESIGNS,
+    LIGHTS,
+    RenderedTable,
+    random_table,
+    render_table,
+)
 
 
 def synthetic_set(count: int = 60, seed: int = 2026, *,

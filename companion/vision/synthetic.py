@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -252,7 +253,7 @@ def _blank(design: str, w: int, h: int) -> np.ndarray:
 
     # The rounded rim: darker towards the edges, lit a little more at the top left.
     rim = max(2, round(w * (0.07 if design == "classic" else 0.06)))
-    inner = np.zeros((h, w), np.float32)
+    inner: np.ndarray = np.zeros((h, w), np.float32)
     cv2.rectangle(inner, (rim, rim), (w - 1 - rim, h - 1 - rim), 1.0, -1)
     offset = max(1, rim // 3)
     inner = cv2.GaussianBlur(inner, (0, 0), rim * 0.5)
@@ -420,7 +421,8 @@ _BACKGROUND_MAKERS = {"wood": _wood, "cloth": _cloth, "dark": _dark, "white": _w
 def _rotate(points: np.ndarray, degrees: float) -> np.ndarray:
     a = math.radians(degrees)
     turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return points @ turn.T
+    turned: np.ndarray = points @ turn.T
+    return turned
 
 
 @dataclass(frozen=True)
@@ -451,7 +453,7 @@ def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
         turns.append(row)
     fill = float(rng.uniform(0.05, 0.28))
     tidy = bool(rng.random() < 0.5)
-    tile_height = min(math.sqrt(fill * width * height / (count * TILE_ASPECT)), height * 0.22)
+    tile_height = min(math.sqrt(fill * width * height / (count * TILE_ASPECT)), height * 0.3)
     while tile_height >= 10:
         laid = _try_lay_out(table, turns, tile_height, width, height, rng, base_angle, tidy)
         if laid is not None:
@@ -561,8 +563,10 @@ def _camera(width: int, height: int, rng: np.random.Generator,
     plane = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
     photo = [(a, squash), (1.0 - b, squash), (1.0, 1.0), (0.0, 1.0)]
     far_side = int(rng.choice(4, p=[0.7, 0.1, 0.1, 0.1]))  # top, bottom, left, right
-    mirror = [lambda x, y: (x, y), lambda x, y: (x, 1 - y), lambda x, y: (y, x),
-              lambda x, y: (1 - y, x)][far_side]
+    mirrors: list[Callable[[float, float], Point]] = [
+        lambda x, y: (x, y), lambda x, y: (x, 1 - y), lambda x, y: (y, x),
+        lambda x, y: (1 - y, x)]
+    mirror = mirrors[far_side]
     towards = np.array([(0, 1), (0, -1), (1, 0), (-1, 0)][far_side], np.float64)
     size = np.array((width, height), np.float32)
     src = np.array([mirror(*p) for p in plane], np.float32) * size
@@ -663,7 +667,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
         light_angle = float(rng.uniform(0, 2 * np.pi))
         reach = float(rng.uniform(0.03, 0.1))
         quarter = 4  # the shadow is soft, so it is drawn at a quarter size
-        shade = np.zeros((height // quarter + 1, width // quarter + 1), np.float32)
+        shade: np.ndarray = np.zeros((height // quarter + 1, width // quarter + 1), np.float32)
         for quad, side, s in zip(quads, sides, tile_sizes):
             cast = np.array((math.cos(light_angle), math.sin(light_angle))) * s * reach
             hull = cv2.convexHull(np.vstack([quad, quad + side, quad + side + cast])
@@ -673,7 +677,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
         softness = max(0.5, float(np.mean(tile_sizes)) * 0.07 / quarter)
         shade = cv2.GaussianBlur(shade, (0, 0), softness)
         darkness = float(rng.uniform(0.3, 0.55))
-        cv2.multiply(image, _full_size(1.0 - darkness * shade, width, height),  # type: ignore[arg-type]
+        cv2.multiply(image, _full_size(1.0 - darkness * shade, width, height),
                      dst=image)
 
         side_colour = np.array((170, 190, 200), np.float32) * float(rng.uniform(0.85, 1.05))
@@ -704,7 +708,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
 
 
 def _full_size(small: np.ndarray, width: int, height: int,
-               channels: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+               channels: Sequence[float] = (1.0, 1.0, 1.0)) -> np.ndarray:
     """A smooth one-channel map drawn small, as a full-size three-channel map (times
     ``channels``): cv2 scales three-channel images far faster than numpy broadcasts."""
     merged = cv2.merge([small * np.float32(c) for c in channels])
@@ -727,7 +731,7 @@ def _photograph(image: np.ndarray, rng: np.random.Generator, *, light: str, glar
                                                          dtype=np.float32)[None, :]
             + slope * math.sin(angle) * np.linspace(-0.5, 0.5, small_h,
                                                     dtype=np.float32)[:, None])
-    cv2.multiply(image, _full_size(ramp, width, height, tint), dst=image)  # type: ignore[arg-type]
+    cv2.multiply(image, _full_size(ramp, width, height, tint), dst=image)
     if glare:
         cx, cy = rng.uniform(0.15, 0.85) * small_w, rng.uniform(0.15, 0.85) * small_h
         rx = float(rng.uniform(0.06, 0.2)) * small_w
@@ -739,13 +743,23 @@ def _photograph(image: np.ndarray, rng: np.random.Generator, *, light: str, glar
         v = -xs * math.sin(tilt) + ys * math.cos(tilt)
         spot = np.exp(-((u / rx) ** 2 + (v / ry) ** 2)).astype(np.float32)
         spot *= np.float32(rng.uniform(110, 220))
-        cv2.add(image, _full_size(spot, width, height), dst=image)  # type: ignore[arg-type]
-    if blur > 0:
+        cv2.add(image, _full_size(spot, width, height), dst=image)
+    if blur > 0 and rng.random() < 0.25:  # a shaking hand: blur along one direction
+        length = max(3, round(blur * 4) | 1)
+        line = np.zeros((length, length), np.float32)
+        line[length // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
+                                       float(rng.uniform(0, 180)), 1.0)
+        kernel = np.asarray(cv2.warpAffine(line, turn, (length, length)), np.float32)
+        kernel /= max(float(kernel.sum()), 1e-6)
+        image = cv2.filter2D(image, -1, kernel)
+    elif blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), blur)
     grain = rng.standard_normal((height // 2, width // 2), dtype=np.float32)
     grain *= np.float32(rng.uniform(1.5, 5))
-    cv2.add(image, _full_size(grain, width, height), dst=image)  # type: ignore[arg-type]
+    cv2.add(image, _full_size(grain, width, height), dst=image)
     out = np.clip(image, 0, 255, out=image).astype(np.uint8)
     quality = int(rng.integers(70, 96))
     ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else np.asarray(decoded)
