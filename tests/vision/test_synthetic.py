@@ -171,3 +171,9 @@ def test_the_benchmark_set_covers_every_design_table_and_light() -> None:
     assert any(r.perspective >= 0.2 for r in renders)
     again = synthetic_set(count=2, size=(480, 360))
     assert all(np.array_equal(a.image, b.image) for a, b in zip(renders, again))
+
+
+def test_an_empty_table_is_a_bare_table_with_no_tiles() -> None:
+    rendered = render_table((), seed=4, size=SMALL)
+    assert rendered.tiles == () and rendered.table == ()
+    assert rendered.image.shape == (480, 640, 3) and rendered.image.dtype == np.uint8
