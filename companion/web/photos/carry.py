@@ -21,7 +21,7 @@ import numpy as np
 from companion.core.melds import check_table
 from companion.core.presets import Preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Table, Tile
-from companion.vision import PhotoReading, ReadTile, decode_image
+from companion.vision import PhotoReading, ReadTile
 
 PREVIEW_LONGEST_SIDE = 1024
 # Base64 grows a JPEG by a third: 330 kB of JPEG stays well under the 500 kB form field limit.
@@ -37,13 +37,8 @@ class CarriedPhoto:
     reading: PhotoReading  # the reading, its outlines in preview pixels
 
     @classmethod
-    def of(cls, data: bytes, reading: PhotoReading) -> CarriedPhoto:
-        """Shrink a photo the reader has accepted, and its reading, to travel in a form.
-
-        The photo is decoded as the reader decodes it (turned upright by its EXIF
-        orientation), so the outlines land on the same pixels.
-        """
-        image = decode_image(data)
+    def of(cls, image: np.ndarray, reading: PhotoReading) -> CarriedPhoto:
+        """Shrink the photo the reader read (decoded, turned upright) and its reading."""
         height, width = image.shape[:2]
         fit = min(1.0, PREVIEW_LONGEST_SIDE / max(width, height))
         attempts = [(fit * shrink, quality) for shrink in (1.0, 0.75, 0.5)
