@@ -378,7 +378,7 @@ def _cloth(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
               ((150, 180, 200), 0.2), ((70, 70, 150), 0.05), ((128, 126, 124), 0.35)]
     colour, tweed = cloths[int(rng.integers(len(cloths)))]
     base = np.array(colour, np.float32)
-    period = float(rng.uniform(3.5, 8.0))
+    period = float(rng.uniform(3.5, 12.0))
     x = np.arange(width, dtype=np.float32)
     y = np.arange(height, dtype=np.float32)
     weave = np.sin(2 * np.pi * y / period)[:, None] * np.sin(2 * np.pi * x / period)[None, :]
@@ -487,7 +487,7 @@ def _try_lay_out(table: Table, turns: list[list[int]], th: float, width: int, he
         apart = rows.apart if rows is not None else th * float(rng.uniform(0.3, 0.7)) / 2
         if rows is not None:
             angle = base_angle + float(rng.normal(0, 1.5))
-        elif rng.random() < 0.15:
+        elif rng.random() < (0.6 if len(meld) == 1 else 0.15):  # loose tiles lie any way
             angle = float(rng.uniform(-180, 180))
         else:
             angle = base_angle + float(rng.normal(0, 3))
@@ -661,7 +661,7 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
              for t in laid]
     tile_sizes = [float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
                   for q in quads]
-    sides = [towards * s * (0.03 + 0.45 * slant) * TILE_THICKNESS / 0.2 for s in tile_sizes]
+    sides = [towards * s * TILE_THICKNESS * (0.15 + 1.3 * slant) for s in tile_sizes]
 
     if laid:
         light_angle = float(rng.uniform(0, 2 * np.pi))
