@@ -39,8 +39,9 @@ def record(client: FlaskClient, session_id: int, ending: str, **fields: Any) -> 
 def test_the_golden_score_table_through_the_pages(client: FlaskClient) -> None:
     session_id = start(client)
     for scores in GOLDEN:
+        as_written = [f"+{s}" if s > 0 else f"−{-s}" for s in scores]  # signs as on paper
         answer = record(client, session_id, "paper",
-                        **lines({f"{i}-score": s for i, s in enumerate(scores)}))
+                        **lines({f"{i}-score": s for i, s in enumerate(as_written)}))
         assert answer.status_code == 302
     sheet = client.get(f"/scores/{session_id}").text
     total_row = re.search(r'<tr class="total">(.*?)</tr>', sheet, re.DOTALL)
@@ -79,6 +80,8 @@ def test_unbalanced_paper_scores_show_what_the_winner_should_score(client: Flask
     assert answer.status_code == 422
     assert "add up to +2" in answer.text and "should score +10" in answer.text
     assert 'value="12"' in answer.text
+    garbled = record(client, session_id, "paper", **lines({"0-score": "1O", "1-score": "-10"}))
+    assert garbled.status_code == 422 and "`1O` is not a score" in garbled.text
 
 
 def test_a_tie_offers_fewest_tiles_and_the_table_names_the_winner(client: FlaskClient) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask_wtf import FlaskForm
 from wtforms import (
     FieldList,
@@ -68,6 +66,22 @@ def rack_notation(_form: Form, field: StringField) -> None:
         raise ValidationError(str(error)) from error
 
 
+def read_signed(text: str | None) -> int | None:
+    """A score as written on paper: ``+24``, ``-5``, ``−5`` (a real minus) or ``0``."""
+    cleaned = (text or "").strip().replace("−", "-").replace("–", "-").replace(" ", "")
+    if not cleaned:
+        return None
+    return int(cleaned)
+
+
+def signed_whole_number(_form: Form, field: StringField) -> None:
+    try:
+        read_signed(field.data)
+    except ValueError as error:
+        raise ValidationError(f"`{field.data.strip()}` is not a score: write a whole number "
+                              "such as −5 or +24") from error
+
+
 class PlayerLineForm(Form):
     """One player's line in a game: the rack as tiles, or a total and jokers; or a score."""
 
@@ -79,8 +93,12 @@ class PlayerLineForm(Form):
                          render_kw={"inputmode": "numeric", "min": 0})
     jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],
                           render_kw={"inputmode": "numeric", "min": 0, "max": 8})
-    score = IntegerField("Score", validators=[Optional()],
-                         render_kw={"inputmode": "numeric", "placeholder": "−5 or +24"})
+    score = StringField("Score", validators=[signed_whole_number],
+                        render_kw={"autocomplete": "off", "placeholder": "−5 or +24"})
+
+    @property
+    def score_value(self) -> int | None:
+        return read_signed(self.score.data)
 
     def to_rack(self) -> Rack | None:
         if (self.rack.data or "").strip():
@@ -110,7 +128,7 @@ class GameForm(FlaskForm):
     def validate_lines(self, field: FieldList) -> None:
         if self.ending.data == Ending.PAPER.value:
             for line in field:
-                if line.score.data is None:
+                if not line.score.errors and line.form.score_value is None:
                     line.score.errors = [*line.score.errors, "type this player's score"]
                     raise ValidationError("every player needs a score")
 
@@ -118,7 +136,3 @@ class GameForm(FlaskForm):
 class ConfirmForm(FlaskForm):
     """An empty form: its CSRF token guards a button that deletes something."""
 
-
-def line_values(form: GameForm) -> list[dict[str, Any]]:
-    return [{"rack": line.rack.data, "total": line.total.data, "jokers": line.jokers.data,
-             "score": line.score.data} for line in form.lines]

@@ -169,7 +169,7 @@ def game_input(form: GameForm, players: tuple[str, ...]) -> GameInput:
     ending = Ending(form.ending.data)
     winner = request.form.get("tie_break") or form.winner.data or None
     if ending is Ending.PAPER:
-        return GameInput(ending, winner, scores={name: line.score.data or 0
+        return GameInput(ending, winner, scores={name: line.form.score_value or 0
                                                  for name, line in zip(players, form.lines)})
     racks = {name: line.form.to_rack() for name, line in zip(players, form.lines)}
     return GameInput(ending, winner, racks=racks)
@@ -273,7 +273,7 @@ def stored_form_data(score_session: ScoreSession, game: Game,
     result = game.to_result(score_session.player_names)
     lines = []
     for rack, points in zip(result.racks, result.scores, strict=True):
-        line: dict[str, Any] = {"score": points}
+        line: dict[str, Any] = {"score": f"{points:+d}" if points else "0"}
         if rack is not None and rack.tiles is not None:
             line["rack"] = service.rack_json(rack)
         elif rack is not None:
