@@ -659,52 +659,63 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
                                     borderMode=cv2.BORDER_REFLECT_101)
     quads = [cv2.perspectiveTransform(t.corners.reshape(-1, 1, 2), camera).reshape(4, 2)
              for t in laid]
-    tile_sizes = [float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-                  for q in quads]
-    sides = [towards * s * TILE_THICKNESS * (0.15 + 1.3 * slant) for s in tile_sizes]
-
-    if laid:
-        light_angle = float(rng.uniform(0, 2 * np.pi))
-        reach = float(rng.uniform(0.03, 0.1))
-        quarter = 4  # the shadow is soft, so it is drawn at a quarter size
-        shade: np.ndarray = np.zeros((height // quarter + 1, width // quarter + 1), np.float32)
-        for quad, side, s in zip(quads, sides, tile_sizes):
-            cast = np.array((math.cos(light_angle), math.sin(light_angle))) * s * reach
-            hull = cv2.convexHull(np.vstack([quad, quad + side, quad + side + cast])
-                                  .astype(np.float32))
-            cv2.fillConvexPoly(shade, np.round(hull * 16 / quarter).astype(np.int32), 1.0,
-                               cv2.LINE_AA, shift=4)
-        softness = max(0.5, float(np.mean(tile_sizes)) * 0.07 / quarter)
-        shade = cv2.GaussianBlur(shade, (0, 0), softness)
-        darkness = float(rng.uniform(0.3, 0.55))
-        cv2.multiply(image, _full_size(1.0 - darkness * shade, width, height),
-                     dst=image)
-
-        side_colour = np.array((170, 190, 200), np.float32) * float(rng.uniform(0.85, 1.05))
-        for quad, side in zip(quads, sides):
-            hull = cv2.convexHull(np.vstack([quad, quad + side]).astype(np.float32))
-            cv2.fillConvexPoly(image, np.round(hull * 16).astype(np.int32),
-                               side_colour.tolist(), cv2.LINE_AA, shift=4)
-
-        plastic = _plastic(rng)
-        joker_inks = ["red", "black"] if rng.random() < 0.5 else ["black", "red"]
-        jokers_seen = 0
-        for placed, quad, s in zip(laid, quads, tile_sizes):
-            ink = joker_inks[jokers_seen % 2]
-            jokers_seen += placed.tile.is_joker
-            face_height = int(np.clip(round(s * 1.25 / 4) * 4, 24, 220))  # steps of 4: cached
-            face = _face(placed.tile, design, round(face_height * TILE_ASPECT), face_height,
-                         rng, ink, plastic)
-            _blend_face(image, face, quad)
-
+    _draw_tiles(image, laid, quads, rng, design=design, slant=slant, towards=towards)
     image = _photograph(image, rng, light=light, glare=glare, blur=blur)
     rendered = tuple(
-        RenderedTile(tile=t.tile, outline=tuple((float(x), float(y)) for x, y in q),  # type: ignore[arg-type]
-                     set_index=t.set_index, position=t.position)
+        RenderedTile(tile=t.tile, outline=_outline(q), set_index=t.set_index,
+                     position=t.position)
         for t, q in zip(laid, quads))
     return RenderedTable(image=image, tiles=rendered, table=tuple(tuple(m) for m in table),
                          design=design, background=background, light=light, glare=glare,
                          blur=blur, perspective=slant)
+
+
+def _outline(quad: np.ndarray) -> Outline:
+    tl, tr, br, bl = ((float(x), float(y)) for x, y in quad)
+    return (tl, tr, br, bl)
+
+
+def _draw_tiles(image: np.ndarray, laid: list[_Laid], quads: list[np.ndarray],
+                rng: np.random.Generator, *, design: str, slant: float,
+                towards: np.ndarray) -> None:
+    """Shadows on the table, the tiles' sides that face the camera, then the faces."""
+    if not laid:
+        return
+    height, width = image.shape[:2]
+    tile_sizes = [float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+                  for q in quads]
+    sides = [towards * s * TILE_THICKNESS * (0.15 + 1.3 * slant) for s in tile_sizes]
+    light_angle = float(rng.uniform(0, 2 * np.pi))
+    reach = float(rng.uniform(0.03, 0.1))
+    quarter = 4  # the shadow is soft, so it is drawn at a quarter size
+    shade: np.ndarray = np.zeros((height // quarter + 1, width // quarter + 1), np.float32)
+    for quad, side, s in zip(quads, sides, tile_sizes):
+        cast = np.array((math.cos(light_angle), math.sin(light_angle))) * s * reach
+        hull = cv2.convexHull(np.vstack([quad, quad + side, quad + side + cast])
+                              .astype(np.float32))
+        cv2.fillConvexPoly(shade, np.round(hull * 16 / quarter).astype(np.int32), 1.0,
+                           cv2.LINE_AA, shift=4)
+    softness = max(0.5, float(np.mean(tile_sizes)) * 0.07 / quarter)
+    shade = cv2.GaussianBlur(shade, (0, 0), softness)
+    darkness = float(rng.uniform(0.3, 0.55))
+    cv2.multiply(image, _full_size(1.0 - darkness * shade, width, height), dst=image)
+
+    side_colour = np.array((170, 190, 200), np.float32) * float(rng.uniform(0.85, 1.05))
+    for quad, side in zip(quads, sides):
+        hull = cv2.convexHull(np.vstack([quad, quad + side]).astype(np.float32))
+        cv2.fillConvexPoly(image, np.round(hull * 16).astype(np.int32),
+                           side_colour.tolist(), cv2.LINE_AA, shift=4)
+
+    plastic = _plastic(rng)
+    joker_inks = ["red", "black"] if rng.random() < 0.5 else ["black", "red"]
+    jokers_seen = 0
+    for placed, quad, s in zip(laid, quads, tile_sizes):
+        ink = joker_inks[jokers_seen % 2]
+        jokers_seen += placed.tile.is_joker
+        face_height = int(np.clip(round(s * 1.25 / 4) * 4, 24, 220))  # steps of 4: cached
+        face = _face(placed.tile, design, round(face_height * TILE_ASPECT), face_height,
+                     rng, ink, plastic)
+        _blend_face(image, face, quad)
 
 
 def _full_size(small: np.ndarray, width: int, height: int,
