@@ -55,6 +55,7 @@
     const shown = formatTime(ms);
     if (digits.textContent !== shown) digits.textContent = shown;
     root.dataset.state = state;
+    document.body.classList.toggle("timer-expired", state === "expired");
     root.toggleAttribute("data-urgent", state === "running" && ms <= URGENT_MS);
     playerLabel.textContent = players[current];
     nextLabel.textContent = players.length > 1 ? "Next: " + nextPlayer() : "";

@@ -29,4 +29,17 @@
   if (copyBefore) {
     copyBefore.addEventListener("click", function () { fill(after, before.value); });
   }
+
+  // One palette at a time keeps the page short on a phone: the palette of the field in use.
+  const form = before.closest("form");
+  const fieldsets = Array.from(form.querySelectorAll(".turn-field"));
+  function activate(fieldset) {
+    fieldsets.forEach(function (each) { each.classList.toggle("active", each === fieldset); });
+  }
+  form.classList.add("one-palette");
+  activate((before.value.trim() ? after : before).closest(".turn-field"));
+  form.addEventListener("focusin", function (event) {
+    const fieldset = event.target.closest(".turn-field");
+    if (fieldset) activate(fieldset);
+  });
 })();
