@@ -130,6 +130,7 @@ def test_bad_sessions_are_refused_naming_the_field(client: FlaskClient) -> None:
              ({"players": ["A", "B"], "rounds": 0}, "rounds"),
              ({"players": ["A", "B"], "rounds": 1, "preset": "chess"}, "unknown preset"),
              ({"players": ["A", "B"], "rules": {"joker_penalty": -4}}, "joker_penalty"),
+             ({"players": ["A", " ", "B"]}, "player 2 has no name"),
              ({"players": "A, B"}, "players")]
     for body, named in cases:
         answer = client.post("/api/v1/sessions", json=body)

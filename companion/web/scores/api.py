@@ -142,6 +142,9 @@ def create_session() -> tuple[Any, int]:
     players = payload.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise BadRequest("`players` must be a list of 2 to 4 names", field="players")
+    for position, name in enumerate(players, start=1):
+        if not name.strip():
+            raise BadRequest(f"player {position} has no name", field="players")
     rounds = payload.get("rounds", 1)
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise BadRequest("`rounds` must be a whole number", field="rounds")
