@@ -10,6 +10,14 @@ pytestmark = pytest.mark.e2e
 def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
     from playwright.sync_api import expect
 
+    page.add_init_script("""
+        window.beeps = 0;
+        const start = OscillatorNode.prototype.start;
+        OscillatorNode.prototype.start = function (...args) {
+            window.beeps += 1;
+            return start.apply(this, args);
+        };
+    """)
     page.goto("/timer?players=Ann,Bob,Cy&seconds=2")
     digits = page.locator("#timer-digits")
     expect(page.locator("#timer-player")).to_have_text("Ann")
@@ -22,6 +30,7 @@ def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
     expect(page.locator("#timer-alert")).to_have_text("Time! Ann draws one tile", timeout=3000)
     expect(digits).to_have_text("0:00")
     expect(page.locator("#timer")).to_have_attribute("data-state", "expired")
+    assert page.evaluate("window.beeps") == 3  # the audible alarm
 
     page.keyboard.press(" ")
     expect(page.locator("#timer-player")).to_have_text("Bob")
