@@ -29,11 +29,13 @@
   const alarm = document.getElementById("timer-alert");
   const pauseButton = document.getElementById("timer-pause");
   const restartButton = document.getElementById("timer-restart");
+  const undoButton = document.getElementById("timer-undo");
 
   let state = "ready";
   let current = 0;
   let deadline = 0; // Date.now() at which the running turn ends
   let remainingWhenStopped = turnMs; // time left while ready or paused
+  let beforePass = null; // the turn a pass ended, so that a mistaken tap can be undone
   let audio = null;
   let wakeLock = null;
 
@@ -63,6 +65,7 @@
     pauseButton.textContent = state === "paused" ? "Resume" : "Pause";
     pauseButton.disabled = state !== "running" && state !== "paused";
     restartButton.disabled = state === "ready";
+    undoButton.disabled = beforePass === null;
     document.title = (state === "ready" ? "" : shown + " · ") + players[current] + " · Turn timer";
   }
 
@@ -82,8 +85,25 @@
 
   function passTurn() {
     unlockAudio();
-    if (state !== "ready") current = (current + 1) % players.length;
+    if (state !== "ready") {
+      beforePass = { player: current, state: state, remaining: remainingMs(),
+                     alarm: alarm.textContent };
+      current = (current + 1) % players.length;
+    }
     startTurn();
+  }
+
+  // Back to the player whose turn a pass ended, with the time they had left (no new alarm).
+  function undoPass() {
+    if (beforePass === null) return;
+    current = beforePass.player;
+    state = beforePass.state;
+    remainingWhenStopped = beforePass.remaining;
+    deadline = Date.now() + beforePass.remaining;
+    alarm.textContent = beforePass.alarm;
+    alarm.hidden = !beforePass.alarm;
+    beforePass = null;
+    render();
   }
 
   function togglePause() {
@@ -150,6 +170,7 @@
   face.addEventListener("click", passTurn);
   pauseButton.addEventListener("click", togglePause);
   restartButton.addEventListener("click", function () { unlockAudio(); startTurn(); });
+  undoButton.addEventListener("click", undoPass);
 
   document.addEventListener("keydown", function (event) {
     if (isTyping(event.target)) return;

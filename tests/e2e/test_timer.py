@@ -65,6 +65,23 @@ def test_tapping_passes_the_turn_round_the_table_and_pause_stops_the_clock(page)
     expect(page.locator("#timer-player")).to_have_text("Ann")
 
 
+def test_a_mistaken_pass_can_be_undone_with_the_time_left(page) -> None:
+    from playwright.sync_api import expect
+
+    page.clock.install()
+    page.goto("/timer?players=Ann,Bob,Cy&first=bob&seconds=60")
+    expect(page.locator("#timer-player")).to_have_text("Bob")
+    expect(page.locator("#timer-next")).to_have_text("Next: Cy")
+    page.keyboard.press(" ")
+    page.clock.run_for(20_000)
+    page.keyboard.press(" ")
+    expect(page.locator("#timer-player")).to_have_text("Cy")
+    page.click("#timer-undo")
+    expect(page.locator("#timer-player")).to_have_text("Bob")
+    expect(page.locator("#timer-digits")).to_have_text("0:40")
+    expect(page.locator("#timer-undo")).to_be_disabled()
+
+
 def test_a_sleeping_page_shows_the_true_time_when_it_wakes(page) -> None:
     """The deadline is wall-clock time: timers that did not fire cannot make it run slow."""
     from playwright.sync_api import expect

@@ -118,3 +118,13 @@ def test_bad_timer_settings_are_refused_with_the_form_kept(client: FlaskClient) 
     response = client.get("/timer", query_string={"players": " , "})
     assert response.status_code == 422
     assert "Name at least one player" in response.get_data(as_text=True)
+
+
+def test_the_timer_starts_with_the_first_player_keeping_the_seating_order(
+        client: FlaskClient) -> None:
+    html = client.get("/timer", query_string={"players": "Ann,Bob,Cy", "first": "cy"}
+                      ).get_data(as_text=True)
+    assert "data-players='[\"Cy\", \"Ann\", \"Bob\"]'" in html
+    response = client.get("/timer", query_string={"players": "Ann,Bob", "first": "Zoe"})
+    assert response.status_code == 422
+    assert "`Zoe` is not one of the players: Ann, Bob." in response.get_data(as_text=True)

@@ -78,7 +78,23 @@ class TimerForm(FlaskForm):
         validators=[InputRequired("Name at least one player."), seating],
         render_kw={"placeholder": "Ann, Bob, Cy", "autocomplete": "off"})
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+    first = StringField("Who plays first (empty: the first name)", validators=[Optional()],
+                        render_kw={"autocomplete": "off"})
     seconds = IntegerField(
         "Seconds per turn (empty: the rules' time)",
         validators=[Optional(), NumberRange(1, LONGEST_TURN_SECONDS,
                                             "A turn lasts 1 to 3600 seconds.")])
+
+    def validate_first(self, field: Field) -> None:
+        names = player_names(self.players.data)
+        if field.data and names and field.data.strip().casefold() not in (
+                name.casefold() for name in names):
+            raise ValidationError(f"`{field.data.strip()}` is not one of the players: "
+                                  f"{', '.join(names)}.")
+
+    def seating_order(self) -> list[str]:
+        """The players in seating order, turned so that the first player comes first."""
+        names = player_names(self.players.data)
+        first = (self.first.data or "").strip().casefold()
+        start = next((i for i, name in enumerate(names) if name.casefold() == first), 0)
+        return names[start:] + names[:start]

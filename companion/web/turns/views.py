@@ -7,7 +7,7 @@ from flask import Blueprint, render_template, request
 from companion.core.presets import get_preset
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.tiles import parse_table
-from companion.web.turns.forms import RefereeTurnForm, TimerForm, player_names
+from companion.web.turns.forms import RefereeTurnForm, TimerForm
 
 bp = Blueprint("turns", __name__)
 
@@ -25,7 +25,8 @@ def referee() -> tuple[str, int]:
         valid = form.validate()
     else:  # a GET writes nothing: its fields are checked, the (absent) CSRF token is not
         form = RefereeTurnForm(formdata=request.args or None)
-        valid = all([field.validate(form) for field in form if field.name != "csrf_token"])
+        checked = [field.validate(form) for field in form if field.name != "csrf_token"]
+        valid = all(checked)  # every field checked first, so that every error shows
     submitted = posted or "after" in request.args
     verdict: TurnVerdict | None = None
     if submitted and valid:
@@ -44,7 +45,8 @@ def referee() -> tuple[str, int]:
 
 @bp.get("/timer")
 def timer() -> tuple[str, int]:
-    """``?players=Ann,Bob,Cy`` (seating order), ``preset=`` and ``seconds=`` start the timer;
+    """``?players=Ann,Bob,Cy`` (seating order), ``first=``, ``preset=`` and ``seconds=`` start
+    the timer;
     without players (or with ``edit``), a small form asks for them. The countdown itself runs
     in the browser: static/timer.js."""
     form = TimerForm(request.args, meta={"csrf": False})
@@ -55,4 +57,4 @@ def timer() -> tuple[str, int]:
     preset = get_preset(form.preset.data)
     seconds = form.seconds.data or preset.turn_seconds
     return render_template("turns/timer.html", form=form, preset=preset, seconds=seconds,
-                           players=player_names(form.players.data)), 200
+                           players=form.seating_order()), 200
