@@ -3,8 +3,7 @@
 A turn is judged from what can be seen on the table (and, when given, the player's rack):
 tiles are indistinguishable copies, so the table before and after are compared as multisets
 of tiles and of sets. Where a move could be read several ways (two copies of R7, two jokers),
-the referee reads it in the player's favour: a violation is reported only when no reading of
-the table explains the move legally.
+the referee reads it in the player's favour, as described below for each rule.
 
 The violation codes are stable; other tools rely on them. They are reported in this order:
 
@@ -42,13 +41,13 @@ same kind after that still does its old job: it sits in a set sharing at least o
 with its old set, and the tiles it can stand for there overlap the tiles it could stand for
 before (``JokerReading.stands_for``). The table before is read as laid (the order typed picks
 the reading, as on the check page); a set after the turn counts every reading its tiles allow,
-whatever order they were typed in, so retyping a set is never taken for moving its joker. Adding a fourth tile to ``K5 R5 J`` leaves the joker its
-job (it stood for B5 or O5, it now stands for the other one); splitting ``R3 R4 J R6 R7`` into
-``R3 R4 J | R6 R7 R8`` leaves it standing for R5. Replacing it (``R5 J R7`` becomes
-``R5 R6 R7 J``: the joker now stands for R8) or carrying it into a set with none of its old
-neighbours frees it. When a set is illegal (before or after) its jokers have no reading, and
-sharing a numbered tile is enough to count as kept: an illegal set is reported as such, and is
-not also read as a retrieval.
+whatever order they were typed in, so retyping a set is never taken for moving its joker.
+Adding a fourth tile to ``K5 R5 J`` leaves the joker its job (it stood for B5 or O5, it now
+stands for the other one); splitting ``R3 R4 J R6 R7`` into ``R3 R4 J | R6 R7 R8`` leaves it
+standing for R5. Replacing it (``R5 J R7`` becomes ``R5 R6 R7 J``: the joker now stands for R4
+or R8) or carrying it into a set with none of its old neighbours frees it. When a set is
+illegal (before or after) its jokers have no reading, and sharing a numbered tile is enough to
+count as kept: an illegal set is reported as such, and is not also read as a retrieval.
 
 Where does a freed joker end? The jokers after the turn that are not "kept" were either freed
 or came from the rack; the freed ones are placed, in the player's favour, in the sets with the
@@ -169,7 +168,8 @@ class TurnVerdict:
 class _JokerSlot:
     """One joker on the table: which set it sits in, its kind, what it can stand for.
 
-    ``stands_for`` is None when the set is illegal and the validator gave no reading.
+    ``stands_for`` is None when the set is illegal and the validator gave no reading; it is
+    empty for a joker that stands for no tile (a mirror joker).
     """
 
     set_index: int
@@ -500,9 +500,9 @@ def _sabra_manipulations(before: Table, after: Table, freed: list[_JokerSlot]) -
 
 def _removed_message(removed: Meld) -> str:
     names = ", ".join(f"{tile} ({tile.words})" for tile in removed)
-    verb = "was" if len(removed) == 1 else "were"
-    return (f"{names} {verb} on the table before the turn and {'is' if len(removed) == 1 else 'are'}"
-            " gone: no tile taken from the table may go back to a rack")
+    was, now = ("was", "is") if len(removed) == 1 else ("were", "are")
+    return (f"{names} {was} on the table before the turn and {now} gone: no tile taken from "
+            "the table may go back to a rack")
 
 
 def _not_on_rack_message(tiles: Meld, rack: Meld) -> str:
