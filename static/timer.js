@@ -172,6 +172,19 @@
   restartButton.addEventListener("click", function () { unlockAudio(); startTurn(); });
   undoButton.addEventListener("click", undoPass);
 
+  // Full screen: only the timer, as big as the device allows, for the far side of the table.
+  const fullscreenButton = document.getElementById("timer-fullscreen");
+  if (fullscreenButton && root.requestFullscreen) {
+    fullscreenButton.hidden = false;
+    fullscreenButton.addEventListener("click", function () {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else root.requestFullscreen().catch(function () { fullscreenButton.hidden = true; });
+    });
+    document.addEventListener("fullscreenchange", function () {
+      fullscreenButton.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+    });
+  }
+
   document.addEventListener("keydown", function (event) {
     if (isTyping(event.target)) return;
     if (event.key === " " || (event.key === "Enter" && event.target === face)) {

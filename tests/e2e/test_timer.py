@@ -82,6 +82,15 @@ def test_a_mistaken_pass_can_be_undone_with_the_time_left(page) -> None:
     expect(page.locator("#timer-undo")).to_be_disabled()
 
 
+def test_the_timer_can_fill_the_screen(page) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/timer?players=Ann,Bob")
+    page.click("#timer-fullscreen")
+    expect(page.locator("#timer-fullscreen")).to_have_text("Leave full screen")
+    assert page.evaluate("document.fullscreenElement.id") == "timer"
+
+
 def test_a_sleeping_page_shows_the_true_time_when_it_wakes(page) -> None:
     """The deadline is wall-clock time: timers that did not fire cannot make it run slow."""
     from playwright.sync_api import expect
