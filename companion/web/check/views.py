@@ -25,7 +25,7 @@ def check_table() -> tuple[str, int] | str:
         valid = form.validate()
     else:  # a link such as /check?table=R5+R6+R7 checks at once: nothing is written
         form = CheckTableForm(formdata=request.args or None)
-        valid = all(field.validate(form) for field in (form.table, form.preset))
+        valid = all([form.table.validate(form), form.preset.validate(form)])  # every error shown
     submitted = request.method == "POST" or "table" in request.args
     verdict = None
     if submitted and valid:
