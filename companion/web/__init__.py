@@ -50,10 +50,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
 
     from companion.web import models  # noqa: F401  (registers the tables)
-    from companion.web.check import api as check_api, views as check_views
-    from companion.web.photos import api as photos_api, views as photos_views
-    from companion.web.scores import api as scores_api, views as scores_views
-    from companion.web.turns import api as turns_api, views as turns_views
+    from companion.web.check import api as check_api
+    from companion.web.check import views as check_views
+    from companion.web.photos import api as photos_api
+    from companion.web.photos import views as photos_views
+    from companion.web.scores import api as scores_api
+    from companion.web.scores import views as scores_views
+    from companion.web.turns import api as turns_api
+    from companion.web.turns import views as turns_views
 
     for page_blueprint in (check_views.bp, scores_views.bp, turns_views.bp, photos_views.bp):
         app.register_blueprint(page_blueprint)

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, TextAreaField
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, ValidationError
 
-from companion.core.presets import PRESETS
 from companion.core.tiles import NotationError, parse_table
-
-PRESET_CHOICES = [SelectChoice(preset.key, preset.name) for preset in PRESETS.values()]
+from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
 
 def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
@@ -26,8 +23,6 @@ def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
 class CheckTableForm(FlaskForm):
     table = TextAreaField(
         "Sets on the table", validators=[InputRequired("Type at least one set."), table_notation],
-        render_kw={"rows": 5, "autocomplete": "off", "autocapitalize": "characters",
-                   "spellcheck": "false",
-                   "placeholder": "R5 R6 R7\nK9 B9 O9 J"})
+        render_kw={"rows": 5, "placeholder": "R5 R6 R7\nK9 B9 O9 J", **TILE_FIELD})
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})

@@ -13,17 +13,19 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from companion.core.presets import PRESETS, ExhaustedPoolRule
+from companion.core.presets import ExhaustedPoolRule
 from companion.core.scoring import MAX_ROUNDS, RULE_RANGES, Ending, Rack
 from companion.core.tiles import NotationError, parse_rack
+from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
-PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
 EXHAUSTED_CHOICES = [
-    ("", "As the preset says (lowest rack value wins)"),
-    (ExhaustedPoolRule.LOWEST_VALUE_RELATIVE.value, "Lowest rack value wins, relative scoring"),
-    (ExhaustedPoolRule.FEWEST_TILES.value, "Fewest tiles wins, scored as a normal win"),
+    SelectChoice("", "As the preset says (lowest rack value wins)"),
+    SelectChoice(ExhaustedPoolRule.LOWEST_VALUE_RELATIVE.value,
+                 "Lowest rack value wins, relative scoring"),
+    SelectChoice(ExhaustedPoolRule.FEWEST_TILES.value, "Fewest tiles wins, scored as a normal win"),
 ]
 
 
@@ -86,9 +88,8 @@ class PlayerLineForm(Form):
     """One player's line in a game: the rack as tiles, or a total and jokers; or a score."""
 
     rack = StringField("Tiles left", validators=[rack_notation],
-                       render_kw={"autocomplete": "off", "autocapitalize": "characters",
-                                  "spellcheck": "false", "placeholder": "e.g. K5 R13 J",
-                                  "data-rack-field": ""})
+                       render_kw={"placeholder": "e.g. K5 R13 J", "data-rack-field": "",
+                                  **TILE_FIELD})
     total = IntegerField("or points", validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
     jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],

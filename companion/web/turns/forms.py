@@ -9,11 +9,9 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from companion.core.presets import PRESETS
 from companion.core.tiles import NotationError, parse_rack, parse_table
+from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
-PRESET_CHOICES = [(preset.key, preset.name) for preset in PRESETS.values()]
-TILE_FIELD = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
 LONGEST_TURN_SECONDS = 60 * 60
 
 
