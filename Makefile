@@ -8,12 +8,12 @@ FLASK := $(BIN)/flask --app companion.web
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test db chromium benchmark lint clean
+.PHONY: run test db chromium postgres benchmark lint clean
 
 run: $(RUNTIME) db
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
-test: $(DEV) chromium
+test: $(DEV) chromium postgres
 	$(BIN)/python -m pytest -q
 
 db: $(RUNTIME)
@@ -35,6 +35,12 @@ $(DEV): pyproject.toml $(RUNTIME)
 chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+
+# tests/postgres starts a throwaway cluster of Debian's PostgreSQL server (initdb + pg_ctl).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql; }
 
 benchmark: $(DEV)
 	$(BIN)/python -m benchmarks

@@ -1,0 +1,184 @@
+"""The app on a real PostgreSQL server: the migrations, the score keeping, the constraints.
+
+SQLite is forgiving about types and only checks foreign keys when asked; a club server runs
+PostgreSQL, which is strict. These tests run the same migrations and the same JSON API there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import delete, func, inspect, select, text
+from sqlalchemy.exc import IntegrityError
+
+from companion.web import create_app
+from companion.web.extensions import db
+from companion.web.models import Game, GameChange, GameEntry, Player, ScoreSession
+from tests.postgres.conftest import PostgresCluster, dispose, postgres_app
+
+GOLDEN = [{"A": 24, "B": -5, "C": -16, "D": -3}, {"A": -6, "B": -11, "C": 22, "D": -5},
+          {"A": -32, "B": -13, "C": -2, "D": 47}, {"A": -10, "B": -25, "C": 41, "D": -6}]
+GOLDEN_AS_PLAYED = [
+    {"ending": "out", "winner": "A", "racks": {"B": 5, "C": 16, "D": "K1 R2"}},
+    {"ending": "paper", "scores": GOLDEN[1]},
+    {"ending": "out", "winner": "D", "racks": {"A": "J K2", "B": "B13", "C": 2, "D": ""}},
+    {"ending": "out", "winner": "C", "racks": {"A": 10, "B": "O12 O13", "C": 0, "D": 6}},
+]
+
+
+def start(client: FlaskClient, **extra: Any) -> tuple[int, dict[str, str]]:
+    answer = client.post("/api/v1/sessions",
+                         json={"players": ["A", "B", "C", "D"], "rounds": 1, **extra})
+    assert answer.status_code == 201, answer.json
+    return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
+
+
+def play(client: FlaskClient, session_id: int, key: dict[str, str], games: int) -> None:
+    for body in GOLDEN_AS_PLAYED[:games]:
+        answer = client.post(f"/api/v1/sessions/{session_id}/games", json=body, headers=key)
+        assert answer.status_code == 201, answer.json
+
+
+def rows_of(session_id: int) -> dict[str, int]:
+    """How many rows of each table belong to a session (entries through their game)."""
+    def count(statement: Any) -> int:
+        return db.session.scalar(statement) or 0
+
+    return {
+        "players": count(select(func.count()).where(Player.session_id == session_id)),
+        "games": count(select(func.count()).where(Game.session_id == session_id)),
+        "history": count(select(func.count()).where(GameChange.session_id == session_id)),
+        "entries": count(select(func.count()).select_from(GameEntry).join(Game)
+                         .where(Game.session_id == session_id)),
+    }
+
+
+def test_the_migrations_build_exactly_the_models_schema_and_take_it_down_again(
+        postgres: PostgresCluster) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from flask_migrate import downgrade, upgrade
+
+    app = postgres_app(postgres.url(postgres.create_database()))
+    try:
+        with app.app_context():
+            upgrade()
+            with db.engine.connect() as connection:
+                differences = compare_metadata(MigrationContext.configure(connection),
+                                               db.metadata)
+            downgrade(revision="base")
+            tables_left = inspect(db.engine).get_table_names()
+    finally:
+        dispose(app)
+    assert differences == []
+    assert tables_left == ["alembic_version"]
+
+
+def test_the_golden_score_table_is_kept_and_its_last_game_undone(client: FlaskClient) -> None:
+    session_id, key = start(client)
+    for number, (body, expected) in enumerate(zip(GOLDEN_AS_PLAYED, GOLDEN, strict=True), 1):
+        answer = client.post(f"/api/v1/sessions/{session_id}/games", json=body, headers=key)
+        assert answer.status_code == 201, answer.json
+        assert answer.json["scores"] == expected and answer.json["number"] == number
+    sheet = client.get(f"/api/v1/sessions/{session_id}").json
+    assert sheet["standings"] == [
+        {"name": "C", "games_won": 2, "score": 45, "place": 1},
+        {"name": "D", "games_won": 1, "score": 33, "place": 2},
+        {"name": "A", "games_won": 1, "score": -24, "place": 3},
+        {"name": "B", "games_won": 0, "score": -54, "place": 4}]
+    assert sheet["games"][2]["racks"]["A"] == "J K2"
+
+    undone = client.delete(f"/api/v1/sessions/{session_id}/games/4", headers=key)
+    assert undone.status_code == 200, undone.json
+    sheet = client.get(f"/api/v1/sessions/{session_id}").json
+    assert sheet["totals"] == {name: sum(game[name] for game in GOLDEN[:3]) for name in "ABCD"}
+    assert len(sheet["games"]) == 3 and sheet["next_game"]["number"] == 4
+    history = client.get(f"/api/v1/sessions/{session_id}/history").json["history"]
+    assert [change["action"] for change in history] == ["recorded"] * 4 + ["undone"]
+
+
+def test_a_session_keeps_its_preset_and_rule_overrides_in_the_json_column(
+        client: FlaskClient) -> None:
+    session_id, key = start(client, preset="sabra", rules={"joker_penalty": 25})
+    sheet = client.get(f"/api/v1/sessions/{session_id}").json
+    assert sheet["preset"] == "sabra" and sheet["rules"]["joker_penalty"] == 25
+    answer = client.post(f"/api/v1/sessions/{session_id}/games", headers=key, json={
+        "ending": "out", "winner": "A", "racks": {"B": "J K4", "C": 3, "D": 4}})
+    assert answer.json["scores"] == {"A": 36, "B": -29, "C": -3, "D": -4}, answer.json
+
+
+def test_deleting_a_session_removes_its_players_games_entries_and_history_only(
+        app: Flask, client: FlaskClient) -> None:
+    kept_id, kept_key = start(client)
+    play(client, kept_id, kept_key, games=1)
+    gone_id, gone_key = start(client)
+    play(client, gone_id, gone_key, games=2)
+
+    assert client.delete(f"/api/v1/sessions/{gone_id}", headers=gone_key).status_code == 200
+    with app.app_context():
+        assert rows_of(gone_id) == {"players": 0, "games": 0, "history": 0, "entries": 0}
+        assert rows_of(kept_id) == {"players": 4, "games": 1, "history": 1, "entries": 4}
+    assert client.get(f"/api/v1/sessions/{kept_id}").json["totals"] == GOLDEN[0]
+
+
+def test_the_database_itself_cascades_a_deleted_session_and_refuses_orphans(
+        app: Flask, client: FlaskClient) -> None:
+    session_id, key = start(client)
+    play(client, session_id, key, games=2)
+    with app.app_context():
+        db.session.execute(delete(ScoreSession).where(ScoreSession.id == session_id))
+        db.session.commit()
+        assert rows_of(session_id) == {"players": 0, "games": 0, "history": 0, "entries": 0}
+
+        db.session.add(Player(session_id=session_id, seat=1, name="Ghost"))
+        with pytest.raises(IntegrityError, match="fk_score_player_session_id_score_session"):
+            db.session.commit()
+
+
+def test_the_database_refuses_a_taken_seat_a_taken_name_and_a_repeated_game_number(
+        app: Flask, client: FlaskClient) -> None:
+    session_id, key = start(client)
+    play(client, session_id, key, games=1)
+    with app.app_context():
+        first = db.session.scalars(select(Player).where(Player.session_id == session_id)
+                                   .order_by(Player.seat)).first()
+        assert first is not None
+        duplicates = [
+            (Player(session_id=session_id, seat=first.seat, name="Extra"), "uq_score_player_seat"),
+            (Player(session_id=session_id, seat=9, name=first.name), "uq_score_player_name"),
+            (Game(session_id=session_id, number=1, ending="paper", winner_id=first.id),
+             "uq_score_game_number"),
+        ]
+        for row, constraint in duplicates:
+            db.session.add(row)
+            with pytest.raises(IntegrityError, match=constraint):
+                db.session.commit()
+            db.session.rollback()
+
+
+def test_an_old_style_postgres_url_in_database_url_is_accepted(
+        postgres: PostgresCluster, migrated_template: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    database = postgres.create_database(template=migrated_template)
+    old_style = postgres.url(database, scheme="postgres")
+    assert old_style.startswith("postgres://")
+    monkeypatch.setenv("DATABASE_URL", old_style)
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    for variable in [name for name in os.environ if name.startswith("FLASK_")]:
+        monkeypatch.delenv(variable)
+
+    app = create_app()
+    try:
+        with app.app_context():
+            connected_to = db.session.scalar(text("SELECT current_database()"))
+        listed = app.test_client().get("/api/v1/sessions")
+    finally:
+        dispose(app)
+    assert connected_to == database
+    assert listed.status_code == 200 and listed.json == {"sessions": []}
+    assert (tmp_path / "instance" / "secret_key").is_file()
