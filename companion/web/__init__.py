@@ -73,8 +73,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _database_url(instance_path: str) -> str:
     url = os.environ.get("DATABASE_URL")
     if url:
-        # Hosting platforms still hand out the old scheme name.
-        return url.replace("postgres://", "postgresql://", 1)
+        # Hosting platforms still hand out the old scheme name, and a bare scheme would pick
+        # psycopg2 on older SQLAlchemy: name the driver the project installs (psycopg 3).
+        for scheme in ("postgres://", "postgresql://"):
+            if url.startswith(scheme):
+                return "postgresql+psycopg://" + url[len(scheme):]
+        return url
     return "sqlite:///" + str(Path(instance_path) / "companion.sqlite")
 
 
