@@ -10,7 +10,8 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, SelectField, TextAreaField
 from wtforms.validators import InputRequired
 
-from companion.web.check.forms import PRESET_CHOICES, table_notation
+from companion.web.check.forms import table_notation
+from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
 STEP_READ, STEP_RECHECK = "read", "recheck"
 
@@ -42,8 +43,7 @@ class RecheckForm(FlaskForm):
     table = TextAreaField(
         "Sets read from the photo, one set per line",
         validators=[InputRequired("Type at least one set."), table_notation],
-        render_kw={"rows": 6, "autocomplete": "off", "autocapitalize": "characters",
-                   "spellcheck": "false"})
+        render_kw={"rows": 6, **TILE_FIELD})
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
     reading = HiddenField()
