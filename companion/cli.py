@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -36,6 +36,15 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def report_verdict(verdict: Any, *, as_json: bool) -> NoReturn:
+    """Print a core verdict (JSON or its plain-text report) and exit 0 legal, 1 not."""
+    if as_json:
+        emit_json(verdict.to_json())
+    else:
+        click.echo(verdict.describe())
+    sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="companion")
 def main() -> None:
@@ -58,11 +67,7 @@ def check(preset: str, as_json: bool, table: str) -> None:
         verdict = check_table(sets, preset=get_preset(preset))
     except (NotationError, ImpossibleTilesError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
-    if as_json:
-        emit_json(verdict.to_json())
-    else:
-        click.echo(verdict.describe())
-    sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+    report_verdict(verdict, as_json=as_json)
 
 
 @main.command()
@@ -92,11 +97,7 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
             rack_text=None if rack_text is None else read_argument(rack_text))
     except (TurnInputError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
-    if as_json:
-        emit_json(verdict.to_json())
-    else:
-        click.echo(verdict.describe())
-    sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+    report_verdict(verdict, as_json=as_json)
 
 
 @main.command("read-photo")
@@ -135,7 +136,12 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
     else:
         click.echo(f"Read {len(reading.tiles)} tiles in {len(reading.sets)} sets "
                    f"from {image} ({reading.width}×{reading.height} pixels).")
-        click.echo(reading.verdict.describe() if reading.verdict else reading.error)
+        if reading.verdict is not None:
+            click.echo(reading.verdict.describe())
+        else:
+            for number, meld in enumerate(reading.table, start=1):
+                click.echo(f"Set {number}: {' '.join(str(tile) for tile in meld)}")
+            click.echo(f"Table: NOT LEGAL: {reading.error}.")
         for set_number, indexes in enumerate(reading.sets, start=1):
             for tile_number, index in enumerate(indexes, start=1):
                 read = reading.tiles[index]
