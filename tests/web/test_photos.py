@@ -199,9 +199,11 @@ def test_a_real_photo_comes_back_annotated_with_its_reading_to_correct(
         # e.g. a third red 7 read: said plainly, and the table is there to correct
         assert 'class="summary summary-illegal" role="alert"' in page
         assert 'class="verdict verdict-' not in page
+        assert "/check?" not in page  # nothing to take to the check page until corrected
     else:
         assert ("Every set is legal." in page) == verdict.legal
         assert page.count('class="verdict verdict-') == len(table)
+        assert "/check?" in page
 
 
 def corrected_table(set_sizes: list[int]) -> str:

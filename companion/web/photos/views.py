@@ -87,7 +87,7 @@ def read_photo() -> tuple[str, int] | str:
         verdict=reading.verdict,
         reading_error=reading.error,
         unsure=unsure_tiles(carried),
-        checked_table=format_table(reading.table),
+        checked_table=format_table(reading.table) if reading.verdict is not None else None,
         preset_key=preset.key)
 
 
