@@ -292,6 +292,21 @@ def test_the_result_can_be_taken_to_the_check_page(
     assert '<option selected value="sabra">' in check_page
 
 
+def test_nothing_of_the_upload_is_kept_on_the_server(app: Flask, client: FlaskClient,
+                                                     tmp_path: Path) -> None:
+    if not SAMPLE_PHOTO.exists():
+        pytest.skip(f"no sample photo at {SAMPLE_PHOTO} (CI keeps ../shared beside the clone)")
+
+    def files() -> set[tuple[Path, int]]:
+        """Every file of the instance folder and the database's folder, with its size."""
+        return {(path, path.stat().st_size) for folder in (Path(app.instance_path), tmp_path)
+                for path in folder.rglob("*") if path.is_file()}
+
+    before = files()
+    status, _page = upload(client, SAMPLE_PHOTO.read_bytes())
+    assert status == 200
+    assert files() == before
+
 # POST /api/v1/photo
 
 def post_photo(client: FlaskClient, data: bytes, **fields: str) -> tuple[int, dict]:
