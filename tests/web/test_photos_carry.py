@@ -91,12 +91,16 @@ def tampered(change: str) -> tuple[str, str]:
         return reading_json, "not base64!"
     elif change == "a preview that is not an image":
         return reading_json, base64.b64encode(b"just text").decode()
+    elif change == "a preview cut short":
+        preview = base64.b64decode(preview_base64)
+        return reading_json, base64.b64encode(preview[: len(preview) * 2 // 3]).decode()
     return json.dumps(data), preview_base64
 
 
 @pytest.mark.parametrize("change", [
     "not json", "a tile in no set", "a tile naming another set", "an outline outside the photo",
-    "not a tile", "a preview that is not base64", "a preview that is not an image"])
+    "not a tile", "a preview that is not base64", "a preview that is not an image",
+    "a preview cut short"])
 def test_a_tampered_carried_photo_is_dropped_not_trusted(change: str) -> None:
     assert CarriedPhoto.from_fields(*tampered(change), preset=PRESSMAN) is None
 

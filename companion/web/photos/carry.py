@@ -21,7 +21,7 @@ import numpy as np
 from companion.core.melds import check_table
 from companion.core.presets import Preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Table, Tile
-from companion.vision import PhotoReading, ReadTile
+from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
 
 PREVIEW_LONGEST_SIDE = 1024
 # Base64 grows a JPEG by a third: 330 kB of JPEG stays well under the 500 kB form field limit.
@@ -76,7 +76,9 @@ class CarriedPhoto:
             reading = _reading_from_json(json.loads(reading_json), preset)
         except (binascii.Error, ValueError, TypeError, KeyError):
             return None
-        if cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_REDUCED_COLOR_8) is None:
+        try:
+            decode_image(preview)  # what annotate() will do with it: refuse it here instead
+        except PhotoError:
             return None
         return cls(preview, reading)
 
