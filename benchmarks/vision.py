@@ -167,9 +167,7 @@ def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
         for candidate in read_sets:
             if sorted(candidate) == sorted(meld) and all(t in right_tiles for t in meld):
                 tally.exact_sets += 1
-                if candidate == meld or (not truth.ordered and candidate == meld[::-1]):
-                    tally.exact_sets_in_order += 1
-                elif not truth.ordered:
+                if candidate == meld or (not truth.ordered and candidate == meld[::-1]) or not truth.ordered:
                     tally.exact_sets_in_order += 1
                 break
     expected = truth_verdict(truth)
@@ -223,7 +221,7 @@ def synthetic(count: int) -> Tally:
 
 def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
     """Read a 4000×3000 JPEG (a valid photo scaled up) from its bytes, decode included."""
-    source = sorted((DATA_ROOT / "valid" / "images").glob("*.jpg"))[0]
+    source = min((DATA_ROOT / "valid" / "images").glob("*.jpg"))
     image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
     data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     read_photo(data)  # warm-up: loads the networks

@@ -45,7 +45,7 @@ class LabelledPhoto:
 
 def class_names(root: Path = DATA_ROOT) -> list[str]:
     text = (root / "data.yaml").read_text()
-    match = re.search(r"names:\s*\[(.*?)\]", text, re.S)
+    match = re.search(r"names:\s*\[(.*?)\]", text, re.DOTALL)
     if match is None:
         raise ValueError("data.yaml has no names list")
     return [name.strip().strip("'\"") for name in match.group(1).split(",")]

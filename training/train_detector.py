@@ -2,13 +2,15 @@
 
     .venv/bin/python -m training.train_detector [--iterations 900] [--out companion/vision/models/detector.onnx]
 
-Data: ``train/`` of the labelled photos (never ``valid/``), plus synthetic renders from
-``companion.vision.synthetic`` when that module is present, rotated to any angle and scaled.
+Data: ``train/`` of the labelled photos (never ``valid/``), plus the cached synthetic renders
+of ``training.render_synthetic`` (both tile designs, four kinds of table), rotated to any angle,
+scaled, and recoloured (hue turned, so tables of every colour are seen).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from pathlib import Path
@@ -19,11 +21,13 @@ import torch
 import torch.nn.functional as F
 
 from training.augment import photometric
-from training.dataset import LabelledPhoto, load_split
+from training.dataset import load_split
 from training.networks import TileDetector
+from training.render_synthetic import DEFAULT_CACHE
 
 CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
 CROP = 256
+GAP_WEIGHT = 4.0
 
 
 def masks_for(photo_tiles: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
@@ -47,22 +51,17 @@ def load_training_images() -> list[tuple[np.ndarray, np.ndarray]]:
     return items
 
 
-def synthetic_images(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Renders from the synthetic module, if it exists in this checkout."""
-    try:
-        from companion.vision import synthetic  # noqa: PLC0415
-    except ImportError:
-        return []
+def synthetic_images(cache: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The cached renders of ``training.render_synthetic``, scaled to a 640 px long side."""
     items = []
-    rng = np.random.default_rng(seed)
-    for index in range(count):
-        scene = synthetic.render_scene(rng=rng) if hasattr(synthetic, "render_scene") else None
-        if scene is None:
-            return []
-        image = scene.image
+    for answer_path in sorted(cache.glob("*.json")):
+        image = cv2.imread(str(answer_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
         scale = 640 / max(image.shape[:2])
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        polygons = [np.asarray(t.outline, np.float32) * scale for t in scene.tiles]
+        polygons = [np.array(t["outline"], np.float32) * scale
+                    for t in json.loads(answer_path.read_text())]
         items.append((image, masks_for(polygons, image.shape[:2])))
     return items
 
@@ -109,24 +108,34 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--out", type=Path, default=Path("companion/vision/models/detector.onnx"))
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--synthetic", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    items = load_training_images() + synthetic_images(150, args.seed)
+    items = load_training_images() + synthetic_images(args.synthetic)
     print(f"{len(items)} training images", flush=True)
     model = TileDetector()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     started = time.time()
     for iteration in range(args.iterations):
-        lr = 3e-3 * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
+        lr = args.lr * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
         for group in optimiser.param_groups:
             group["lr"] = lr
         batch = [sample(items[int(rng.integers(len(items)))], rng) for _ in range(args.batch)]
         images = to_tensor([b[0] for b in batch])
         target = torch.from_numpy(np.stack([b[1] for b in batch]))
         logits = model(images)
-        loss = F.binary_cross_entropy_with_logits(logits, target) + dice_loss(logits, target)
+        # the strips between the cores of touching tiles decide whether they come apart: weigh them
+        gaps = (target[:, :1] - target[:, 1:2]).clamp(min=0)
+        weight = torch.cat([torch.ones_like(gaps), 1 + GAP_WEIGHT * gaps], 1)
+        loss = (F.binary_cross_entropy_with_logits(logits, target, weight=weight)
+                + dice_loss(logits, target))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

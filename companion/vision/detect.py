@@ -1,8 +1,8 @@
 """Finding tiles: the detector network's core map, split into one component per tile.
 
-The network marks each tile's core (the tile shrunk to half about its centre), so tiles
-that touch in a set still give separate components. Each component's rotated rectangle,
-grown back to full size, is the tile's outline.
+The network marks where tiles are and each tile's core (the tile shrunk to half about its
+centre), so tiles that touch in a set still give separate cores. The tile mask is then shared
+out among the cores, and each share's rotated rectangle is the tile's outline.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from companion.vision.networks import detect_masks
 WORK_SIZE = 512  # the photo's long side is scaled to this before detection (sides multiple of 16)
 CORE_SCALE = 0.5  # as in training/train_detector.py
 CORE_THRESHOLD = 0.5
+TILE_THRESHOLD = 0.5
+SEED_THRESHOLD = 0.75
 MIN_CORE_FRACTION = 0.2  # a core much smaller than the typical tile's is noise or a fragment
 
 
@@ -53,28 +55,69 @@ def letterbox(image: np.ndarray, size: int = WORK_SIZE) -> tuple[np.ndarray, flo
     return square, scale
 
 
+def core_regions(core: np.ndarray) -> np.ndarray:
+    """One label per tile (0 none): confident core seeds grown over the less certain core.
+
+    Where the cores of touching tiles blur into each other the probability still dips between
+    them, so seeds taken at a high threshold stay apart; a watershed over the probability then
+    gives each seed the pixels that fall towards it.
+    """
+    seeds = (core > SEED_THRESHOLD).astype(np.uint8)
+    _, seed_labels = cv2.connectedComponents(seeds, connectivity=4)
+    markers = seed_labels.astype(np.int32) + 1  # 1 = background, 2.. = seeds
+    markers[(core >= CORE_THRESHOLD) & (seed_labels == 0)] = 0  # to be flooded
+    relief = cv2.cvtColor((255 - core * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(relief, markers)
+    markers[markers <= 1] = 1
+    return markers - 1
+
+
+def tile_regions(tile: np.ndarray, cores: np.ndarray) -> np.ndarray:
+    """Each tile's full extent: the tile mask shared out to the nearest core (0 none).
+
+    Tiles of a set form one blob in the tile mask; a pixel of the blob belongs to the tile whose
+    core is nearest, so the blob splits halfway between neighbouring cores.
+    """
+    outside_cores = (cores == 0).astype(np.uint8)
+    if outside_cores.all():
+        return np.zeros_like(cores)
+    distance, nearest = cv2.distanceTransformWithLabels(outside_cores, cv2.DIST_L2, 3,
+                                                        labelType=cv2.DIST_LABEL_PIXEL)
+    # DIST_LABEL_PIXEL numbers the zero pixels (core pixels) in raster order from 1
+    core_pixel_labels = cores[cores > 0]
+    lookup = np.concatenate([[0], core_pixel_labels]).astype(np.int32)
+    regions = lookup[nearest]
+    # a tile reaches a quarter of its size beyond its core (≈0.6 × √core area): allow some slack,
+    # so a stretch of table the mask got wrong is not taken for part of the tile
+    areas = np.bincount(cores.ravel()).astype(np.float32)
+    reach = np.sqrt(areas) * 0.8 + 1.5
+    reach[0] = 0
+    regions[(tile <= TILE_THRESHOLD) & (cores == 0)] = 0
+    regions[distance > reach[regions]] = 0
+    return regions
+
+
 def find_tiles(image: np.ndarray) -> list[FoundTile]:
     square, scale = letterbox(image)
     masks = detect_masks(square)
-    core = (masks[1] > CORE_THRESHOLD).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+    cores = core_regions(masks[1])
+    count = int(cores.max()) + 1
     if count <= 1:
         return []
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    typical = float(np.median(areas[areas >= 4])) if np.any(areas >= 4) else 0.0
+    regions = tile_regions(masks[0], cores)
+    core_areas = np.bincount(cores.ravel(), minlength=count)[1:]
+    typical = float(np.median(core_areas[core_areas >= 4])) if np.any(core_areas >= 4) else 0.0
     found = []
     to_photo = 2.0 / scale  # mask pixel -> photo pixel
     for label in range(1, count):
-        area = stats[label, cv2.CC_STAT_AREA]
+        area = core_areas[label - 1]
         if area < 4 or area < MIN_CORE_FRACTION * typical:
             continue
-        x, y, w, h = stats[label, :4]
-        window = labels[y:y + h, x:x + w] == label
-        points = np.argwhere(window)[:, ::-1].astype(np.float32) + (x, y)
+        points = np.argwhere(regions == label)[:, ::-1].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
-        # pixel centres underestimate the extent by one pixel; then grow the core back to a tile
-        size = ((rw + 1) / CORE_SCALE * to_photo, (rh + 1) / CORE_SCALE * to_photo)
+        # pixel centres underestimate the extent by one pixel
+        size = ((rw + 1) * to_photo, (rh + 1) * to_photo)
         centre = ((cx + 0.5) * to_photo, (cy + 0.5) * to_photo)
-        score = float(masks[1][labels == label].mean())
+        score = float(masks[1][cores == label].mean())
         found.append(FoundTile(centre, size, angle, score))
     return found

@@ -7,7 +7,7 @@ photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -21,11 +21,9 @@ READER_FILE = MODELS / "reader.onnx"
 _lock = threading.Lock()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: Path) -> cv2.dnn.Net:
     net = cv2.dnn.readNetFromONNX(str(path))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
     return net
 
 
@@ -44,13 +42,24 @@ def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-logits))
 
 
-def read_crops(crops: np.ndarray) -> np.ndarray:
-    """Class probabilities (N, 53) for N BGR crops (N, 64, 48, 3), each read both ways up."""
+IDENTITIES = 53  # then two orientation outputs: upright, upside down
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For N BGR crops (N, 64, 48, 3): class probabilities (N, 53) and P(upside down) (N,).
+
+    Each crop is read both ways up; the identity is the mean of both readings, and "upside
+    down" the mean of the crop's own vote and the turned crop's opposite vote.
+    """
     both = np.concatenate([crops, crops[:, ::-1, ::-1]]).astype(np.float32) / 255.0
     blob = np.ascontiguousarray(both.transpose(0, 3, 1, 2))
     logits = run(READER_FILE, blob)
-    logits = logits - logits.max(axis=1, keepdims=True)
-    prob = np.exp(logits)
-    prob /= prob.sum(axis=1, keepdims=True)
     count = len(crops)
-    return (prob[:count] + prob[count:]) / 2
+    identity = _softmax(logits[:, :IDENTITIES])
+    turned = _softmax(logits[:, IDENTITIES:])[:, 1]
+    return (identity[:count] + identity[count:]) / 2, (turned[:count] + 1 - turned[count:]) / 2

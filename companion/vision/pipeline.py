@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
@@ -10,7 +9,7 @@ from companion.core.tiles import ImpossibleTilesError
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
 from companion.vision.decode import decode_image
-from companion.vision.detect import FoundTile, find_tiles
+from companion.vision.detect import find_tiles
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
@@ -22,29 +21,6 @@ LOW_CONFIDENCE = 0.8
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 
 
-def ink_is_low(crop: np.ndarray) -> bool:
-    """True when the printed number sits in the lower half of the crop: the tile is upside down.
-
-    Both tile designs print the number above the middle (the logo or ring below is faint),
-    so the ink's centre of mass shows which end is up.
-    """
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    saturation = hsv[..., 1].astype(np.float32)
-    value = hsv[..., 2].astype(np.float32)
-    inner = (slice(4, -4), slice(4, -4))
-    paper = float(np.median(value[inner]))
-    ink = ((saturation > 90) | (value < paper - 60))[inner]
-    rows = np.nonzero(ink)[0]
-    if len(rows) < 8:
-        return False
-    return float(rows.mean()) > (ink.shape[0] - 1) / 2
-
-
-def _outline(found: FoundTile) -> tuple[tuple[int, int], ...]:
-    corners = canonical_corners(found.rect)
-    return tuple((int(round(x)), int(round(y))) for x, y in corners)
-
-
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     """Read an already decoded BGR photo (see ``read_photo``)."""
     height, width = image.shape[:2]
@@ -52,18 +28,11 @@ def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light")
-    corners = []
-    crops = []
-    for tile in found:
-        tile_corners = canonical_corners(tile.rect)
-        crop = crop_tile(image, tile_corners)
-        if ink_is_low(crop):
-            tile_corners = tile_corners[[2, 3, 0, 1]]
-            crop = np.ascontiguousarray(crop[::-1, ::-1])
-        corners.append(tile_corners)
-        crops.append(crop)
-    probabilities = read_crops(np.stack(crops))
+    corners = [canonical_corners(tile.rect) for tile in found]
+    crops = np.stack([crop_tile(image, tile_corners) for tile_corners in corners])
+    probabilities, upside_down = read_crops(crops)
     best = probabilities.argmax(axis=1)
+    corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
 
     centres = np.array([c.mean(axis=0) for c in corners], dtype=np.float64)
     ups = []
@@ -79,7 +48,7 @@ def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
         ReadTile(
             tile=TILE_CLASSES[int(best[i])],
             confidence=float(probabilities[i, best[i]]),
-            outline=tuple((int(round(x)), int(round(y))) for x, y in corners[i]),
+            outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in corners[i]),
             set_index=set_of[i],
             low_confidence=bool(probabilities[i, best[i]] < LOW_CONFIDENCE),
         )

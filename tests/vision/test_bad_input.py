@@ -1,0 +1,81 @@
+"""Every kind of bad upload gets a clear PhotoError, never a crash."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import MAX_BYTES, PhotoError, decode_image, read_photo
+from tests.vision.conftest import jpeg_bytes, png_bytes, with_exif_orientation
+
+
+def a_photo(width: int = 320, height: int = 240) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    return rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A tiny PNG that claims a picture of width × height (its pixels are never sent)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    end = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
+    return b"\x89PNG\r\n\x1a\n" + chunk + end
+
+
+def test_text_is_refused_as_not_an_image():
+    with pytest.raises(PhotoError, match="^not an image"):
+        read_photo(b"R5 R6 R7 | K9 B9 O9")
+
+
+def test_an_empty_upload_is_refused_as_not_an_image():
+    with pytest.raises(PhotoError, match="^not an image"):
+        decode_image(b"")
+
+
+def test_a_jpeg_cut_in_half_is_called_truncated():
+    data = jpeg_bytes(a_photo())
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[: len(data) // 2])
+
+
+def test_a_png_cut_in_half_is_called_truncated():
+    data = png_bytes(a_photo())
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[: len(data) // 2])
+
+
+def test_a_jpeg_cut_inside_its_header_is_called_truncated():
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        decode_image(jpeg_bytes(a_photo())[:40])
+
+
+def test_a_file_over_the_byte_limit_is_refused_with_its_size_and_the_limit():
+    data = jpeg_bytes(a_photo()) + b"\0" * MAX_BYTES
+    with pytest.raises(PhotoError, match=r"^the photo is too large: \d+ MB, the limit is 20 MB"):
+        read_photo(data)
+
+
+def test_a_picture_over_the_pixel_limit_is_refused_before_decoding():
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 60 megapixels, the limit is 40"):
+        read_photo(png_header_only(10_000, 6_000))
+
+
+def test_a_photo_of_an_empty_table_says_no_tiles_were_found():
+    wood = np.full((480, 640, 3), (60, 100, 150), np.uint8)
+    wood = cv2.GaussianBlur(wood + a_photo(640, 480) // 12, (0, 0), 3)
+    with pytest.raises(PhotoError, match="^no tiles found"):
+        read_photo(jpeg_bytes(wood))
+
+
+def test_exif_orientation_turns_the_photo_upright():
+    data = with_exif_orientation(jpeg_bytes(a_photo(320, 240)), 6)
+    assert decode_image(data).shape[:2] == (320, 240)
+
+
+def test_a_png_decodes_to_three_colour_channels():
+    grey = np.full((50, 80), 128, np.uint8)
+    assert decode_image(png_bytes(grey)).shape == (50, 80, 3)

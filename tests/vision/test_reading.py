@@ -1,0 +1,111 @@
+"""The real pipeline (networks included) on synthetic photos with known answers and real photos."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.core.melds import check_table
+from companion.core.presets import PRESSMAN
+from companion.core.tiles import Tile, format_table, parse_table
+from companion.vision import PhotoReading, annotate, read_image, read_photo
+from companion.vision.classes import tile_from_dataset_name
+from companion.vision.synthetic import render_table
+from tests.vision.conftest import jpeg_bytes, labelled_photo, with_exif_orientation
+
+
+def sets_as_text(table) -> list[str]:
+    """Sets compared as collections of tiles (the order is checked separately)."""
+    return sorted(" ".join(sorted(str(t) for t in meld)) for meld in table)
+
+
+@pytest.fixture(scope="module")
+def classic_render():
+    table = parse_table("R5 R6 R7 R8 | K9 B9 O9 | B11 B12 B13")
+    return render_table(table, seed=4242, design="classic", background="wood", light="neutral",
+                        glare=False, blur=0.0, perspective=0.02, rotation_deg=0.0,
+                        upside_down_chance=0.0)
+
+
+@pytest.fixture(scope="module")
+def classic_reading(classic_render) -> PhotoReading:
+    return read_photo(jpeg_bytes(classic_render.image))
+
+
+def test_a_synthetic_classic_table_is_read_into_its_sets(classic_render, classic_reading):
+    assert sets_as_text(classic_reading.table) == sets_as_text(classic_render.table)
+
+
+def test_tiles_of_a_run_come_in_laid_order(classic_reading):
+    runs = [meld for meld in classic_reading.table if len({t.colour for t in meld}) == 1]
+    assert format_table(sorted(runs, key=len)) == "B11 B12 B13 | R5 R6 R7 R8"
+
+
+def test_the_verdict_is_the_rules_core_verdict_on_the_tiles_read(classic_reading):
+    assert classic_reading.verdict is not None
+    assert classic_reading.verdict.legal is True
+    assert classic_reading.verdict == check_table(classic_reading.table, preset=PRESSMAN)
+
+
+def test_the_json_answer_has_the_issue_shape(classic_reading):
+    answer = classic_reading.to_json()
+    assert (answer["width"], answer["height"]) == (1280, 960)
+    assert answer["legal"] is True
+    assert len(answer["tiles"]) == 10
+    for tile in answer["tiles"]:
+        assert set(tile) == {"tile", "confidence", "outline", "set", "low_confidence"}
+        Tile.parse(tile["tile"])
+        assert 0.0 <= tile["confidence"] <= 1.0
+        assert len(tile["outline"]) == 4
+        assert all(0 <= x < 1280 + 40 and 0 <= y < 960 + 40 for x, y in tile["outline"])
+    for meld in answer["sets"]:
+        assert meld["legal"] is True and meld["reason"] is None
+        assert [answer["tiles"][i]["tile"] for i in meld["tile_indexes"]] == meld["tiles"]
+        assert {answer["tiles"][i]["set"] for i in meld["tile_indexes"]} == {answer["sets"].index(meld)}
+
+
+def test_an_upside_down_current_design_table_is_read_the_right_way_up():
+    table = parse_table("K6 K7 K8 | R9 B9 O9")
+    render = render_table(table, seed=99, design="current", background="cloth", light="warm",
+                          glare=False, blur=0.0, perspective=0.02, rotation_deg=180.0,
+                          upside_down_chance=0.0)
+    reading = read_image(render.image)
+    assert sets_as_text(reading.table) == sets_as_text(table)
+    run = next(meld for meld in reading.table if meld[0].colour == meld[-1].colour)
+    assert format_table([run]) == "K6 K7 K8"
+
+
+def test_a_photo_taken_with_the_phone_turned_gives_outlines_in_the_upright_photo(classic_render):
+    upright = read_image(classic_render.image)
+    stored_sideways = np.ascontiguousarray(np.rot90(classic_render.image, k=1))  # 90° anticlockwise
+    reading = read_photo(with_exif_orientation(jpeg_bytes(stored_sideways), 6))
+    assert (reading.width, reading.height) == (1280, 960)
+    assert sets_as_text(reading.table) == sets_as_text(upright.table)
+    centres = sorted(np.mean(t.outline, axis=0).round(-1).tolist() for t in reading.tiles)
+    expected = sorted(np.mean(t.outline, axis=0).round(-1).tolist() for t in upright.tiles)
+    assert np.abs(np.array(centres) - np.array(expected)).max() <= 20
+
+
+def test_a_real_photo_is_read_nearly_tile_for_tile():
+    image, labels = labelled_photo("rummy-11_jpeg")
+    reading = read_photo(jpeg_bytes(image))
+    truth = Counter(str(tile_from_dataset_name(name)) for name, _ in labels)
+    read = Counter(str(t.tile) for t in reading.tiles)
+    assert sum(read.values()) == sum(truth.values())
+    assert sum((truth - read).values()) <= 1
+
+
+def test_the_annotated_picture_is_a_png_of_the_photo(classic_render, classic_reading):
+    data = jpeg_bytes(classic_render.image)
+    picture = cv2.imdecode(np.frombuffer(annotate(data, classic_reading), np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (960, 1280, 3)
+    corrected = tuple(meld[:-1] + (Tile.parse("R1"),) for meld in classic_reading.table)
+    annotate(data, classic_reading, table=corrected)
+
+
+def test_a_corrected_table_of_another_shape_cannot_be_drawn(classic_render, classic_reading):
+    with pytest.raises(ValueError, match="as many tiles per set"):
+        annotate(jpeg_bytes(classic_render.image), classic_reading, table=parse_table("R1 R2 R3"))
