@@ -127,6 +127,29 @@ def synthetic_samples(cache: Path, images: dict[str, np.ndarray]) -> list[Sample
     return samples
 
 
+def detected_samples(samples: list[Sample], images: dict[str, np.ndarray]) -> list[Sample]:
+    """The same tiles as the shipped detector outlines them, so the reader learns its crops.
+
+    Each tile the detector finds whose centre lies inside a labelled outline becomes a sample
+    with the detector's rectangle, the label's class and the label's up direction.
+    """
+    from companion.vision.detect import find_tiles
+
+    by_image: dict[str, list[Sample]] = {}
+    for sample in samples:
+        by_image.setdefault(sample.image_key, []).append(sample)
+    found_samples = []
+    for key, labelled in by_image.items():
+        for tile in find_tiles(images[key]):
+            for sample in labelled:
+                inside = cv2.pointPolygonTest(sample.polygon.astype(np.float32), tile.centre, False)
+                if inside >= 0:
+                    box = cv2.boxPoints(tile.rect).astype(np.float32)
+                    found_samples.append(Sample(key, box, sample.label, sample.up))
+                    break
+    return found_samples
+
+
 def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
     array = np.stack(crops).astype(np.float32) / 255.0
     return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
@@ -164,6 +187,10 @@ def main() -> None:
     parser.add_argument("--synthetic", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
+    parser.add_argument("--detected", action="store_true",
+                        help="also train on the shipped detector's outlines of the same tiles")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -176,13 +203,19 @@ def main() -> None:
     check = real_samples([p for p in photos if p.photo_name in held_out], images)
     synthetic = synthetic_samples(args.synthetic, images)
     synthetic_check, synthetic = synthetic[:300], synthetic[300:]
+    if args.detected:
+        train = train + detected_samples(train, images)
+        synthetic = synthetic + detected_samples(synthetic, images)
+        check = detected_samples(check, images)
     print(f"{len(train)} real training tiles, {len(check)} held out, "
           f"{len(synthetic)} synthetic", flush=True)
     model = TileReader()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=5e-4)
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
-        lr = 2e-3 * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
+        lr = args.lr * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
         for group in optimiser.param_groups:
             group["lr"] = lr
         picks = []

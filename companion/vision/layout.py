@@ -1,8 +1,8 @@
 """Grouping found tiles into sets and putting each set in laid order.
 
 Tiles of one set lie side by side, long sides touching or nearly: two tiles are neighbours
-when they are nearly parallel, offset along their short axis by little more than one tile
-width, and hardly offset along their long axis. Sets are the connected groups of neighbours.
+when, seen along either tile's axes, they are offset across by little more than one tile
+width and hardly offset along the long side. Sets are the connected groups of neighbours.
 The laid order runs left to right as a player sitting behind the upright tiles reads them.
 """
 
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-NEIGHBOUR_STEP = 1.45  # centre distance across, in tile widths: touching is ≈1.0, a gap ≥1.5
+NEIGHBOUR_STEP = 1.25  # centre distance across, in tile widths: touching is ≈1.0
 NEIGHBOUR_SHIFT = 0.5  # offset along the long side, in tile heights
-PARALLEL = 0.85  # |cos| of the angle between two tiles' long axes
 
 
 def group_into_sets(centres: np.ndarray, ups: np.ndarray, widths: np.ndarray,
@@ -33,16 +32,17 @@ def group_into_sets(centres: np.ndarray, ups: np.ndarray, widths: np.ndarray,
 
     for i in range(count):
         for j in range(i + 1, count):
-            if abs(float(ups[i] @ ups[j])) < PARALLEL:
-                continue
             offset = centres[j] - centres[i]
-            axis = ups[i]
-            along_long = abs(float(offset @ axis))
-            across = abs(float(offset @ np.array([-axis[1], axis[0]])))
             width = (widths[i] + widths[j]) / 2
             height = (heights[i] + heights[j]) / 2
-            if across < NEIGHBOUR_STEP * width and along_long < NEIGHBOUR_SHIFT * height:
-                parent[root(i)] = root(j)
+            if float(np.hypot(*offset)) > NEIGHBOUR_STEP * height:
+                continue
+            for axis in (ups[i], ups[j]):  # one tile's outline may be off; either may vouch
+                along_long = abs(float(offset @ axis))
+                across = abs(float(offset @ np.array([-axis[1], axis[0]])))
+                if across < NEIGHBOUR_STEP * width and along_long < NEIGHBOUR_SHIFT * height:
+                    parent[root(i)] = root(j)
+                    break
 
     members: dict[int, list[int]] = {}
     for i in range(count):

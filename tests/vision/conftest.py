@@ -33,8 +33,8 @@ def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
     return jpeg[:2] + segment + jpeg[2:]
 
 
-def labelled_photo(name_start: str) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
-    """A photo of ``valid/`` and its labels as (dataset class name, outline in pixels)."""
+def labelled_photo(name_start: str) -> tuple[bytes, list[tuple[str, np.ndarray]]]:
+    """A photo of ``valid/`` (its JPEG file) and its labels as (class name, outline in pixels)."""
     if not VALID.is_dir():
         pytest.skip("the labelled photos (../shared/vision-data) are not beside the repository")
     image_path = next(iter(sorted((VALID / "images").glob(f"{name_start}*.jpg"))), None)
@@ -48,5 +48,4 @@ def labelled_photo(name_start: str) -> tuple[np.ndarray, list[tuple[str, np.ndar
         parts = line.split()
         outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
         labels.append((names[int(parts[0])], outline))
-    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-    return image, labels
+    return image_path.read_bytes(), labels
