@@ -14,7 +14,7 @@ SAMPLE_PHOTO = (PROJECT_ROOT.parent / "shared" / "vision-data" / "rummikub-photo
                 / "images" / "rummy-11_jpeg.rf.b5b441fc47aac9a28fc62fe19d728428.jpg")
 
 
-def test_a_player_uploads_a_photo_corrects_a_tile_and_rechecks(page) -> None:
+def test_a_player_uploads_a_photo_corrects_the_reading_and_rechecks(page) -> None:
     if not SAMPLE_PHOTO.exists():
         pytest.skip(f"no sample photo at {SAMPLE_PHOTO} (CI keeps ../shared beside the clone)")
     page.goto("/photo")
