@@ -128,3 +128,18 @@ def test_the_timer_starts_with_the_first_player_keeping_the_seating_order(
     response = client.get("/timer", query_string={"players": "Ann,Bob", "first": "Zoe"})
     assert response.status_code == 422
     assert "`Zoe` is not one of the players: Ann, Bob." in response.get_data(as_text=True)
+
+
+def test_a_link_with_only_the_table_after_prefills_it_without_judging(
+        client: FlaskClient) -> None:
+    response = client.get("/turn?after=R5+R6+R7")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "R5 R6 R7</textarea>" in html
+    assert "data-code=" not in html
+
+
+def test_a_link_with_before_and_after_is_judged_at_once(client: FlaskClient) -> None:
+    response = client.get("/turn?before=&after=R10+R11+R12")
+    assert response.status_code == 200
+    assert "legal" in response.get_data(as_text=True).lower()

@@ -16,8 +16,9 @@ bp = Blueprint("turns", __name__)
 def referee() -> tuple[str, int]:
     """The verdict is rendered in place (no redirect): it is an answer, nothing is stored.
 
-    ``?before=...`` prefills the table before (the check page links here with its table);
-    a GET that also carries ``after`` is judged at once, so a verdict can be shared as a link.
+    ``?before=...`` or ``?after=...`` alone prefills (the check and photo pages link here with
+    their table); a GET that carries both ``before`` (possibly empty) and ``after`` is judged at
+    once, so a verdict can be shared as a link.
     """
     posted = request.method == "POST"
     if posted:
@@ -27,7 +28,7 @@ def referee() -> tuple[str, int]:
         form = RefereeTurnForm(formdata=request.args or None)
         checked = [field.validate(form) for field in form if field.name != "csrf_token"]
         valid = all(checked)  # every field checked first, so that every error shows
-    submitted = posted or "after" in request.args
+    submitted = posted or {"before", "after"} <= request.args.keys()
     verdict: TurnVerdict | None = None
     if submitted and valid:
         try:
