@@ -15,6 +15,9 @@ import numpy as np
 from companion.vision.networks import detect_masks
 
 WORK_SIZE = 512  # the photo's long side is scaled to this before detection (sides multiple of 16)
+SMALL_TILE_WIDTH = 28  # tiles narrower than this at WORK_SIZE get a second, larger look
+TARGET_TILE_WIDTH = 32
+MAX_WORK_SIZE = 1024
 CORE_SCALE = 0.5  # as in training/train_detector.py
 CORE_THRESHOLD = 0.5
 TILE_THRESHOLD = 0.5
@@ -98,7 +101,26 @@ def tile_regions(tile: np.ndarray, cores: np.ndarray) -> np.ndarray:
 
 
 def find_tiles(image: np.ndarray) -> list[FoundTile]:
-    square, scale = letterbox(image)
+    """The tiles in a BGR photo; photos of many small tiles are looked at a second time, larger.
+
+    The detector learned tiles about 25–45 px wide in its input. When the tiles found at the
+    usual working size are narrower than that, the photo is scaled up so they come out about
+    TARGET_TILE_WIDTH wide and searched again.
+    """
+    found = find_tiles_at(image, WORK_SIZE)
+    if not found:
+        return found
+    to_work = WORK_SIZE / max(image.shape[:2])
+    width = float(np.median([tile.short_side for tile in found])) * to_work
+    if width < SMALL_TILE_WIDTH:
+        size = min(MAX_WORK_SIZE, round(WORK_SIZE * TARGET_TILE_WIDTH / width / 32) * 32)
+        if size > WORK_SIZE:
+            return find_tiles_at(image, size)
+    return found
+
+
+def find_tiles_at(image: np.ndarray, work_size: int) -> list[FoundTile]:
+    square, scale = letterbox(image, work_size)
     masks = detect_masks(square)
     cores = core_regions(masks[1])
     count = int(cores.max()) + 1

@@ -57,8 +57,13 @@ def _laid_order(indexes: list[int], centres: np.ndarray, ups: np.ndarray) -> lis
     """Left to right for a player facing the tiles upright (majority vote of the tiles' up)."""
     reference = ups[indexes[0]]
     total = np.zeros(2)
+    agreeing = 0
     for i in indexes:
-        total += ups[i] if float(ups[i] @ reference) >= 0 else -ups[i]
+        along = float(ups[i] @ reference) >= 0
+        agreeing += 1 if along else -1
+        total += ups[i] if along else -ups[i]
+    if agreeing < 0:  # most tiles point the other way from the first one: they are right
+        total = -total
     up = total / (np.linalg.norm(total) or 1.0)
     right = np.array([-up[1], up[0]])  # y points down: up (0,-1) gives right (1,0)
     return sorted(indexes, key=lambda i: float(centres[i] @ right))
