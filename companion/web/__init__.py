@@ -17,6 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import HTTPException
 
+from companion.web.api import register_api_errors
 from companion.web.extensions import csrf, db, migrate
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -66,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")
 
     _register_error_pages(app)
+    register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})
     return app
 

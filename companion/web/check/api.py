@@ -7,8 +7,8 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from companion.core.melds import check_table
-from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, parse_table
+from companion.web.api import preset_field
 
 bp = Blueprint("check_api", __name__)
 
@@ -27,13 +27,7 @@ def check() -> Any:
     if not isinstance(table_text, str):
         return bad_request("`table` must be a string of tiles, sets separated by | ; or new lines",
                            {"field": "table"})
-    preset_key = payload.get("preset")
-    if preset_key is not None and not isinstance(preset_key, str):
-        return bad_request("`preset` must be a string", {"field": "preset"})
-    try:
-        preset = get_preset(preset_key)
-    except UnknownPresetError as error:
-        return bad_request(str(error), {"field": "preset"})
+    preset = preset_field(payload.get("preset"))
     try:
         table = parse_table(table_text)
         if not table:

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from companion.core.presets import UnknownPresetError, get_preset
+from companion.web.api import preset_field
 from companion.web.photos.forms import size_words
 
 bp = Blueprint("photos_api", __name__)
@@ -44,11 +44,7 @@ def read_photo() -> Any:
                                "(curl -F photo=@table.jpg), not as text", PHOTO_FIELD)
         return bad_request("no photo: send the image as the multipart file field `photo` "
                            "(curl -F photo=@table.jpg)", PHOTO_FIELD)
-    preset_key = request.form.get("preset", request.args.get("preset"))
-    try:
-        preset = get_preset(preset_key)
-    except UnknownPresetError as error:
-        return bad_request(str(error), {"field": "preset"})
+    preset = preset_field(request.form.get("preset", request.args.get("preset")))
     data = upload.read()
     # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
     from companion.vision import PhotoError

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.referee import TurnInputError, referee_typed_turn
+from companion.web.api import preset_field
 
 bp = Blueprint("turns_api", __name__)
 
@@ -41,13 +41,7 @@ def referee_turn() -> Any:
     if not isinstance(opened, bool):
         return bad_request("`opened` must be true or false (had the player made the initial "
                            "meld before this turn?)", {"field": "opened"})
-    preset_key = payload.get("preset")
-    if preset_key is not None and not isinstance(preset_key, str):
-        return bad_request("`preset` must be a string", {"field": "preset"})
-    try:
-        preset = get_preset(preset_key)
-    except UnknownPresetError as error:
-        return bad_request(str(error), {"field": "preset"})
+    preset = preset_field(payload.get("preset"))
     try:
         verdict = referee_typed_turn(texts["before"] or "", texts["after"] or "", opened=opened,
                                      preset=preset, rack_text=texts["rack"])
