@@ -220,19 +220,27 @@ def synthetic(count: int) -> Tally:
 
 
 def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
-    """Read a 4000×3000 JPEG (a valid photo scaled up) from its bytes, decode included."""
-    source = min((DATA_ROOT / "valid" / "images").glob("*.jpg"))
-    image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
-    read_photo(data)  # warm-up: loads the networks
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        read_photo(data)
-        times.append((time.perf_counter() - started) * 1000)
-    return {"ms for a 12 MP JPEG (median)": round(statistics.median(times), 1),
-            "ms for a 12 MP JPEG (worst)": round(max(times), 1),
-            "JPEG size MB": round(len(data) / 1e6, 1)}
+    """Read 4000×3000 JPEGs (valid photos scaled up) from their bytes, decode included.
+
+    Two photos: the first of ``valid/`` (15 tiles) and the one with the most tiles (54 small
+    ones, which also takes the detector's second, larger look): the slow case.
+    """
+    photos = sorted((DATA_ROOT / "valid" / "images").glob("*.jpg"))
+    labels = DATA_ROOT / "valid" / "labels"
+    busiest = max(photos, key=lambda path: len((labels / f"{path.stem}.txt").read_text().splitlines()))
+    results = {}
+    for name, source in (("a 12 MP JPEG of 15 tiles", photos[0]), ("a 12 MP JPEG of 54 tiles", busiest)):
+        image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
+        data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+        read_photo(data)  # warm-up: loads the networks
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            read_photo(data)
+            times.append((time.perf_counter() - started) * 1000)
+        results[f"ms for {name} (median)"] = round(statistics.median(times), 1)
+        results[f"ms for {name} (worst)"] = round(max(times), 1)
+    return results
 
 
 def _class_names() -> list[str]:
