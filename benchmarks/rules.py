@@ -1,0 +1,56 @@
+"""Benchmark of the rules core: how long a set, a full table and a turn take to judge.
+
+    .venv/bin/python -m benchmarks.rules
+
+The cases are fixed (no randomness), so runs compare. Times are the median of repeated runs,
+in microseconds, on whatever machine runs it (the README records a 2-core figure).
+"""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+
+from companion.core.melds import check_meld, check_table
+from companion.core.presets import PRESSMAN, TWIST
+from companion.core.referee import referee_turn
+from companion.core.tiles import parse_table, parse_tiles
+
+SETS = {
+    "run of 3": ("R5 R6 R7", PRESSMAN),
+    "run of 13": ("K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13", PRESSMAN),
+    "group of 4": ("K9 B9 O9 R9", PRESSMAN),
+    "run with 2 jokers, reordered": ("J R12 J R10", PRESSMAN),
+    "illegal run (gap)": ("R5 R6 R9 J", PRESSMAN),
+    "double joker group": ("B3 R3 D", TWIST),
+    "mirror run": ("R3 R4 R5 M R5 R4 R3", TWIST),
+    "colour-change run": ("R5 R6 C B8 B9", TWIST),
+    "all jokers (worst case)": ("J J D D", TWIST),
+}
+FULL_TABLE = parse_table(
+    "K1 K2 K3 K4 K5 | R1 R2 R3 | B1 B2 B3 B4 | O1 O2 O3 | K6 R6 B6 O6 | K7 R7 B7 | "
+    "K8 K9 K10 K11 K12 K13 | R8 R9 R10 R11 | B8 B9 B10 | O8 O9 O10 O11 O12 O13 | "
+    "R12 B12 K12 | R13 B13 J | O4 O5 O6 O7 | B5 J B7")
+TURN_BEFORE = parse_table("R4 R5 R6 R7 R8 | K9 B9 O9 | B3 B4 J | O10 O11 O12")
+TURN_AFTER = parse_table("R4 R5 R6 | R6 R7 R8 | K9 B9 O9 R9 | B3 B4 B5 | R11 K11 J | O10 O11 O12")
+
+
+def median_microseconds(function: object, *, repeat: int = 7) -> float:
+    timer = timeit.Timer(function)  # type: ignore[arg-type]
+    loops, _ = timer.autorange()
+    return statistics.median(timer.repeat(repeat, loops)) / loops * 1e6
+
+
+def main() -> None:
+    print(f"{'case':40} {'µs':>10}")
+    for name, (text, preset) in SETS.items():
+        tiles = parse_tiles(text)
+        print(f"{'set: ' + name:40} {median_microseconds(lambda: check_meld(tiles, preset=preset)):10.1f}")
+    print(f"{'table: 14 sets, 56 tiles':40} "
+          f"{median_microseconds(lambda: check_table(FULL_TABLE)):10.1f}")
+    print(f"{'turn: split, retrieve a joker, 6 sets':40} "
+          f"{median_microseconds(lambda: referee_turn(TURN_BEFORE, TURN_AFTER, opened=True, preset=PRESSMAN)):10.1f}")
+
+
+if __name__ == "__main__":
+    main()
