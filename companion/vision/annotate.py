@@ -57,15 +57,20 @@ def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None,
             cv2.polylines(image, [outline], True, DOUBTFUL if doubtful else colours[number],
                           thickness, cv2.LINE_AA)
             label = str(shown[number][position]) + ("?" if doubtful else "")
-            _label(image, label, outline.mean(axis=0), thickness)
+            # under the printed number (toward the tile's own bottom), so both stay visible
+            bottom = (outline[2] + outline[3]) / 2
+            width = float(np.linalg.norm(outline[1] - outline[0]))
+            _label(image, label, outline.mean(axis=0) * 0.35 + bottom * 0.65, width)
     ok, png = cv2.imencode(".png", image)
     if not ok:
         raise RuntimeError("could not encode the annotated picture")
     return png.tobytes()
 
 
-def _label(image: np.ndarray, text: str, centre: np.ndarray, thickness: int) -> None:
-    font_scale = thickness * 0.35
+def _label(image: np.ndarray, text: str, centre: np.ndarray, tile_width: float) -> None:
+    """The tile's notation on a white patch, sized to the tile (readable on a phone)."""
+    font_scale = float(np.clip(tile_width / 70, 0.35, 1.6))
+    thickness = max(1, round(font_scale * 2))
     (w, h), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
     x, y = int(centre[0] - w / 2), int(centre[1] + h / 2)
     cv2.rectangle(image, (x - 3, y - h - 3), (x + w + 3, y + baseline), (255, 255, 255), -1)
