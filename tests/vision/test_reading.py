@@ -109,3 +109,17 @@ def test_the_annotated_picture_is_a_png_of_the_photo(classic_render, classic_rea
 def test_a_corrected_table_of_another_shape_cannot_be_drawn(classic_render, classic_reading):
     with pytest.raises(ValueError, match="as many tiles per set"):
         annotate(jpeg_bytes(classic_render.image), classic_reading, table=parse_table("R1 R2 R3"))
+
+
+def test_three_copies_of_a_tile_read_give_no_verdict_but_an_error_saying_so():
+    table = parse_table("R7 R7 R7 | K1 K2 K3")
+    render = render_table(table, seed=31, design="current", background="wood", light="neutral",
+                          glare=False, blur=0.0, perspective=0.02, rotation_deg=0.0,
+                          upside_down_chance=0.0)
+    reading = read_image(render.image)
+    assert sets_as_text(reading.table) == sets_as_text(table)
+    assert reading.verdict is None
+    assert reading.error is not None and "R7" in reading.error
+    answer = reading.to_json()
+    assert answer["legal"] is None and answer["error"] == reading.error
+    assert all(meld["legal"] is None for meld in answer["sets"])
