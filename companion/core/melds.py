@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import product
+from itertools import pairwise, product
 from typing import Any
 
 from companion.core.presets import PRESSMAN, Preset
@@ -42,7 +42,6 @@ from companion.core.tiles import (
     Colour,
     JokerKind,
     Meld,
-    Table,
     Tile,
     check_inventory,
     format_tiles,
@@ -314,7 +313,7 @@ def _ordered_run_slots(tiles: Meld, *,
         if start < LOWEST_NUMBER or start + width - 1 > HIGHEST_NUMBER:
             continue
         for segment_colours in product(*choices):
-            if any(a == b for a, b in zip(segment_colours, segment_colours[1:])):
+            if any(a == b for a, b in pairwise(segment_colours)):
                 continue
             colour_of = {i: segment_colours[s] for s, seg in enumerate(segments) for i in seg}
             yield tuple(
@@ -471,8 +470,9 @@ def _why_illegal(tiles: Meld) -> tuple[str, str]:
     if same_number == 1:
         return ("these tiles share neither a number (for a group) nor a colour (for a run)",
                 f"{RULE_GROUP} {RULE_RUN}")
-    return (f"not a group ({_why_not_group(tiles, numbered, top_number)}) and not a run "
-            f"({_why_not_run(tiles, numbered, top_colour)})", f"{RULE_GROUP} {RULE_RUN}")
+    both = (f"not a group ({_why_not_group(tiles, numbered, top_number)}) and not a run "
+            f"({_why_not_run(tiles, numbered, top_colour)})")
+    return both, f"{RULE_GROUP} {RULE_RUN}"
 
 
 def _why_not_group(tiles: Meld, numbered: list[Tile], number: int | None) -> str:
@@ -556,7 +556,7 @@ def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> str:
         if len({t.colour for t in segment}) > 1:
             return ("between colour changes a run keeps one colour: "
                     f"{_words_list([t.words for t in segment])} are not one colour")
-    for before, after in zip(segments, segments[1:]):
+    for before, after in pairwise(segments):
         if before and after and before[-1].colour == after[0].colour:
             assert before[-1].colour is not None
             return (f"after a colour-change joker the colour must change: "

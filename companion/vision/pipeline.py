@@ -71,8 +71,8 @@ def _judged(width: int, height: int, tiles: tuple[ReadTile, ...],
         verdict = check_table(reading.table, preset=preset)
     except ImpossibleTilesError as error:
         return PhotoReading(width, height, tiles, sets, verdict=None,
-                            error=f"the tiles read cannot all be right: {error}")
-    return PhotoReading(width, height, tiles, sets, verdict=verdict)
+                            error=f"the tiles read cannot all be right: {error}", preset=preset)
+    return PhotoReading(width, height, tiles, sets, verdict=verdict, preset=preset)
 
 
 def read_photo(data: bytes, *, preset: Preset = PRESSMAN) -> PhotoReading:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.melds import TableVerdict
+from companion.core.melds import TableVerdict, check_meld
+from companion.core.presets import PRESSMAN, Preset
 from companion.core.tiles import Meld, Table, Tile
 
 
@@ -39,7 +40,8 @@ class PhotoReading:
 
     ``sets`` holds indexes into ``tiles``, each set in laid order. ``verdict`` is the rules
     core's verdict on ``table``; it is None when the core refused the table as impossible
-    (``error`` says why, e.g. a third red 7 was read).
+    (``error`` says why, e.g. a third red 7 was read). The JSON then still judges each set on
+    its own, and calls the table not legal.
     """
 
     width: int
@@ -48,6 +50,7 @@ class PhotoReading:
     sets: tuple[tuple[int, ...], ...]
     verdict: TableVerdict | None
     error: str | None = None
+    preset: Preset = PRESSMAN
 
     @property
     def table(self) -> Table:
@@ -61,19 +64,20 @@ class PhotoReading:
         sets = []
         for number, meld in enumerate(self.sets):
             tiles: Meld = tuple(self.tiles[index].tile for index in meld)
-            verdict = self.verdict.sets[number] if self.verdict is not None else None
+            verdict = (self.verdict.sets[number] if self.verdict is not None
+                       else check_meld(tiles, preset=self.preset))
             sets.append({
                 "tiles": [str(tile) for tile in tiles],
                 "tile_indexes": list(meld),
-                "legal": verdict.legal if verdict is not None else None,
-                "reason": verdict.reason if verdict is not None else None,
+                "legal": verdict.legal,
+                "reason": verdict.reason,
             })
         answer: dict[str, Any] = {
             "width": self.width,
             "height": self.height,
             "tiles": [tile.to_json() for tile in self.tiles],
             "sets": sets,
-            "legal": self.verdict.legal if self.verdict is not None else None,
+            "legal": self.verdict is not None and self.verdict.legal,
         }
         if self.error is not None:
             answer["error"] = self.error

@@ -6,17 +6,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.web import PROJECT_ROOT
-
 pytestmark = pytest.mark.e2e
 
-SAMPLE_PHOTO = (PROJECT_ROOT.parent / "shared" / "vision-data" / "rummikub-photos-cc-by" / "valid"
-                / "images" / "rummy-11_jpeg.rf.b5b441fc47aac9a28fc62fe19d728428.jpg")
+from tests.fixtures import SAMPLE_PHOTO
 
 
 def test_a_player_uploads_a_photo_corrects_the_reading_and_rechecks(page) -> None:
-    if not SAMPLE_PHOTO.exists():
-        pytest.skip(f"no sample photo at {SAMPLE_PHOTO} (CI keeps ../shared beside the clone)")
     page.goto("/photo")
     page.set_input_files("#photo-library", str(SAMPLE_PHOTO))
     assert SAMPLE_PHOTO.name in page.inner_text("#chosen-photo")

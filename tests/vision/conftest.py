@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
-VALID = Path(__file__).resolve().parents[2].parent / "shared" / "vision-data" / "rummikub-photos-cc-by" / "valid"
+from tests.fixtures import PHOTOS
 
 
 def jpeg_bytes(image: np.ndarray, quality: int = 92) -> bytes:
@@ -35,16 +33,12 @@ def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
 
 def labelled_photo(name_start: str) -> tuple[bytes, list[tuple[str, np.ndarray]]]:
     """A photo of ``valid/`` (its JPEG file) and its labels as (class name, outline in pixels)."""
-    if not VALID.is_dir():
-        pytest.skip("the labelled photos (../shared/vision-data) are not beside the repository")
-    image_path = next(iter(sorted((VALID / "images").glob(f"{name_start}*.jpg"))), None)
-    if image_path is None:
-        pytest.skip(f"no labelled photo named {name_start}*")
-    names_text = (VALID.parent / "data.yaml").read_text()
+    image_path = next(iter(sorted((PHOTOS / "images").glob(f"{name_start}*.jpg"))))
+    names_text = (PHOTOS / "data.yaml").read_text()
     names = [n.strip().strip("'\"") for n in names_text.split("names:", 1)[1].split("[", 1)[1]
              .split("]", 1)[0].split(",")]
     labels = []
-    for line in (VALID / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
+    for line in (PHOTOS / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
         parts = line.split()
         outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
         labels.append((names[int(parts[0])], outline))

@@ -111,7 +111,7 @@ def test_a_corrected_table_of_another_shape_cannot_be_drawn(classic_render, clas
         annotate(jpeg_bytes(classic_render.image), classic_reading, table=parse_table("R1 R2 R3"))
 
 
-def test_three_copies_of_a_tile_read_give_no_verdict_but_an_error_saying_so():
+def test_three_copies_of_a_tile_read_give_an_error_and_a_table_that_is_not_legal():
     table = parse_table("R7 R7 R7 | K1 K2 K3")
     render = render_table(table, seed=31, design="current", background="wood", light="neutral",
                           glare=False, blur=0.0, perspective=0.02, rotation_deg=0.0,
@@ -121,5 +121,6 @@ def test_three_copies_of_a_tile_read_give_no_verdict_but_an_error_saying_so():
     assert reading.verdict is None
     assert reading.error is not None and "R7" in reading.error
     answer = reading.to_json()
-    assert answer["legal"] is None and answer["error"] == reading.error
-    assert all(meld["legal"] is None for meld in answer["sets"])
+    assert answer["legal"] is False and answer["error"] == reading.error
+    assert [meld["legal"] for meld in answer["sets"]] == [False, True]
+    assert "two red 7s" in answer["sets"][0]["reason"]
