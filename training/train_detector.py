@@ -112,11 +112,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
+    parser.add_argument("--extra-synthetic", type=Path, action="append", default=[],
+                        help="more cached renders to train on (e.g. smaller tiles, one design)")
+    parser.add_argument("--weights", type=Path, default=Path("/tmp/detector.pt"),
+                        help="where the trained PyTorch weights are saved")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     items = load_training_images() + synthetic_images(args.synthetic)
+    for extra in args.extra_synthetic:
+        items += synthetic_images(extra)
     print(f"{len(items)} training images", flush=True)
     model = TileDetector()
     if args.init is not None:
@@ -143,7 +149,7 @@ def main() -> None:
             print(f"{iteration:5d} loss {loss.item():.4f} lr {lr:.5f} {time.time() - started:.0f}s",
                   flush=True)
     model.eval()
-    torch.save(model.state_dict(), "/tmp/detector.pt")
+    torch.save(model.state_dict(), args.weights)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, 512, 512), str(args.out), dynamo=False,
                       input_names=["image"], output_names=["masks"], opset_version=13,

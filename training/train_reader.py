@@ -83,8 +83,13 @@ def jittered_rect(polygon: np.ndarray, rng: np.random.Generator, *, jitter: bool
 
 
 def make_crop(image: np.ndarray, sample: Sample, rng: np.random.Generator, *,
-              train: bool) -> tuple[np.ndarray, int]:
-    """The crop and its orientation label (0 upright, 1 upside down)."""
+              train: bool, small_chance: float = 0.3,
+              smallest: float = 0.4) -> tuple[np.ndarray, int]:
+    """The crop and its orientation label (0 upright, 1 upside down).
+
+    With ``small_chance`` the crop is shrunk (to ``smallest``–0.8 of its size) and blown up
+    again, as a tile seen from further away than in the labelled photo.
+    """
     corners = canonical_corners(jittered_rect(sample.polygon, rng, jitter=train))
     if float(up_of(corners) @ sample.up) < 0:
         corners = corners[[2, 3, 0, 1]]
@@ -93,8 +98,8 @@ def make_crop(image: np.ndarray, sample: Sample, rng: np.random.Generator, *,
         corners = corners[[2, 3, 0, 1]]
     crop = crop_tile(image, corners)
     if train:
-        if rng.random() < 0.3:  # a tile seen smaller than in the labelled photo
-            factor = rng.uniform(0.4, 0.8)
+        if rng.random() < small_chance:
+            factor = rng.uniform(smallest, 0.8)
             small = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
             crop = cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
         crop = photometric(crop, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
@@ -185,6 +190,15 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=96)
     parser.add_argument("--out", type=Path, default=Path("companion/vision/models/reader.onnx"))
     parser.add_argument("--synthetic", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--extra-synthetic", type=Path, action="append", default=[],
+                        help="more cached renders (e.g. of the classic design only), all for training")
+    parser.add_argument("--synthetic-share", type=float, default=0.4,
+                        help="share of each batch drawn from the renders")
+    parser.add_argument("--small-chance", type=float, default=0.3,
+                        help="chance a training crop is shrunk as if seen from further away")
+    parser.add_argument("--smallest", type=float, default=0.4, help="the strongest such shrink")
+    parser.add_argument("--weights", type=Path, default=Path("/tmp/reader.pt"),
+                        help="where the trained PyTorch weights are saved")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--lr", type=float, default=2e-3)
@@ -203,6 +217,8 @@ def main() -> None:
     check = real_samples([p for p in photos if p.photo_name in held_out], images)
     synthetic = synthetic_samples(args.synthetic, images)
     synthetic_check, synthetic = synthetic[:300], synthetic[300:]
+    for extra in args.extra_synthetic:
+        synthetic += synthetic_samples(extra, images)
     if args.detected:
         train = train + detected_samples(train, images)
         synthetic = synthetic + detected_samples(synthetic, images)
@@ -220,9 +236,10 @@ def main() -> None:
             group["lr"] = lr
         picks = []
         for _ in range(args.batch):
-            pool = synthetic if synthetic and rng.random() < 0.4 else train
+            pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
             picks.append(pool[int(rng.integers(len(pool)))])
-        made = [make_crop(images[s.image_key], s, rng, train=True) for s in picks]
+        made = [make_crop(images[s.image_key], s, rng, train=True,
+                          small_chance=args.small_chance, smallest=args.smallest) for s in picks]
         crops = to_tensor([crop for crop, _ in made])
         labels = torch.tensor([s.label for s in picks])
         turns = torch.tensor([turn for _, turn in made])
@@ -238,7 +255,7 @@ def main() -> None:
     evaluate(model, check, images, rng, "held-out real")
     if synthetic_check:
         evaluate(model, synthetic_check, images, rng, "held-out synthetic")
-    torch.save(model.state_dict(), "/tmp/reader.pt")
+    torch.save(model.state_dict(), args.weights)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(args.out), dynamo=False,
                       input_names=["crop"], output_names=["logits"], opset_version=13,
