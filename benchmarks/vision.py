@@ -1,6 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--skip-valid] [--json out.json]
+        [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -8,8 +9,10 @@ accuracy (number and colour, or joker, read right, over all true tiles: a missed
 wrong), exact-set rate (true sets found with exactly their tiles, every tile read right; on the
 synthetic set also in laid order), whole-table verdict accuracy (the rules core's verdict on
 what was read against its verdict on the truth; a table called legal that is not is counted
-apart as a false "legal"), and milliseconds per photo, plus a 12-megapixel JPEG read from its
-bytes (decode included).
+apart as a false "legal"), tiles missed, how many misreads (tiles found but read wrong: a
+missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo, plus a
+12-megapixel JPEG read from its bytes (decode included). ``--reader`` / ``--detector`` measure
+candidate ONNX networks in place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
 outlines with the reader's own neighbour rule (companion.vision.layout). The labelled photos
@@ -68,7 +71,8 @@ class Tally:
     confusions: dict[str, int] = field(default_factory=dict)
     low_confidence: int = 0
     low_confidence_wrong: int = 0
-    wrong: int = 0
+    wrong: int = 0  # true tiles missed or misread
+    misread: int = 0  # true tiles found but read wrong (only these can be flagged)
 
     def summary(self) -> dict[str, float | int]:
         def share(a: int, b: int) -> float:
@@ -84,7 +88,8 @@ class Tally:
             "table verdict accuracy": share(self.verdict_right, self.tables),
             "false legal tables": self.false_legal,
             "photos refused": self.failures,
-            "misreads flagged low-confidence": f"{self.low_confidence_wrong}/{self.wrong}",
+            "true tiles missed": self.true_tiles - self.matched,
+            "misreads flagged low-confidence": f"{self.low_confidence_wrong}/{self.misread}",
             "tiles flagged low-confidence": self.low_confidence,
             "ms per photo (median)": round(statistics.median(self.milliseconds), 1)
             if self.milliseconds else 0.0,
@@ -156,6 +161,7 @@ def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
         else:
             tally.wrong += 1
             if read is not None:
+                tally.misread += 1
                 key = f"{true.tile}->{read.tile}"
                 tally.confusions[key] = tally.confusions.get(key, 0) + 1
                 if read.low_confidence:
@@ -260,8 +266,17 @@ def main() -> None:
     parser.add_argument("--skip-valid", action="store_true")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
+    parser.add_argument("--reader", type=Path,
+                        help="measure this reader ONNX file instead of the shipped one")
+    parser.add_argument("--detector", type=Path,
+                        help="measure this detector ONNX file instead of the shipped one")
     args = parser.parse_args()
     cv2.setNumThreads(2)
+    from companion.vision import networks
+    if args.reader is not None:
+        networks.READER_FILE = args.reader
+    if args.detector is not None:
+        networks.DETECTOR_FILE = args.detector
     results: dict[str, object] = {}
     tallies = {}
     if not args.skip_valid:
