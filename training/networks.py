@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 
@@ -69,3 +71,12 @@ class TileReader(nn.Module):
 
     def forward(self, crop: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(crop))
+
+
+def set_cosine_learning_rate(optimiser: torch.optim.Optimizer, base: float, iteration: int,
+                             iterations: int) -> float:
+    """Cosine decay from ``base`` to 0 over the run, set on every parameter group; returns it."""
+    lr = base * 0.5 * (1 + math.cos(math.pi * iteration / iterations))
+    for group in optimiser.param_groups:
+        group["lr"] = lr
+    return lr

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import torch.nn.functional as F
 
 from training.augment import photometric
 from training.dataset import load_split
-from training.networks import TileDetector
+from training.networks import TileDetector, set_cosine_learning_rate
 from training.render_synthetic import DEFAULT_CACHE
 
 CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
@@ -130,9 +129,7 @@ def main() -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     started = time.time()
     for iteration in range(args.iterations):
-        lr = args.lr * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
-        for group in optimiser.param_groups:
-            group["lr"] = lr
+        lr = set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         batch = [sample(items[int(rng.integers(len(items)))], rng) for _ in range(args.batch)]
         images = to_tensor([b[0] for b in batch])
         target = torch.from_numpy(np.stack([b[1] for b in batch]))

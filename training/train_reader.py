@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
 from training.augment import photometric
 from training.dataset import load_split
-from training.networks import TileReader
+from training.networks import TileReader, set_cosine_learning_rate
 from training.render_synthetic import DEFAULT_CACHE
 
 HELD_OUT_PHOTOS = 12
@@ -231,9 +230,7 @@ def main() -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
-        lr = args.lr * 0.5 * (1 + math.cos(math.pi * iteration / args.iterations))
-        for group in optimiser.param_groups:
-            group["lr"] = lr
+        lr = set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         picks = []
         for _ in range(args.batch):
             pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
