@@ -230,7 +230,7 @@ def main() -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
-        lr = set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
+        set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         picks = []
         for _ in range(args.batch):
             pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
