@@ -69,7 +69,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any, TypeVar
 
-from companion.core.melds import MeldVerdict, check_meld, check_table
+from companion.core.melds import MeldVerdict, check_meld
 from companion.core.presets import Preset
 from companion.core.tiles import (
     ImpossibleTilesError,
@@ -184,14 +184,29 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
     Raises ``ImpossibleTilesError`` (bad input, not a verdict) when the table before, the table
     after, or the table before together with the rack hold more copies of a tile than a box.
     """
+    for tiles in _tiles_a_box_must_hold(before, after, rack).values():
+        check_inventory(tiles, preset.jokers)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
+
+
+def _tiles_a_box_must_hold(before: Table, after: Table,
+                           rack: Meld | None) -> dict[str, list[Tile]]:
+    """What one box must be able to hold, by input field: the table before, the table after,
+    and the table before together with the rack."""
+    before_tiles = [tile for meld in before for tile in meld]
+    collections = {"before": before_tiles, "after": [tile for meld in after for tile in meld]}
+    if rack is not None:
+        collections["rack"] = before_tiles + list(rack)
+    return collections
+
+
+def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
+                rack: Meld | None) -> TurnVerdict:
+    """``referee_turn`` once the tiles are known to fit in a box."""
     before_tiles = [tile for meld in before for tile in meld]
     after_tiles = [tile for meld in after for tile in meld]
-    check_inventory(before_tiles, preset.jokers)
-    check_inventory(after_tiles, preset.jokers)
-    if rack is not None:
-        check_inventory(before_tiles + list(rack), preset.jokers)
-    before_verdicts = check_table(before, preset=preset).sets if before else ()
-    after_verdicts = check_table(after, preset=preset).sets if after else ()
+    before_verdicts = tuple(check_meld(meld, preset=preset) for meld in before)
+    after_verdicts = tuple(check_meld(meld, preset=preset) for meld in after)
 
     played_counts = Counter(after_tiles) - Counter(before_tiles)
     removed_counts = Counter(before_tiles) - Counter(after_tiles)
@@ -248,7 +263,7 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
 
     return TurnVerdict(
         legal=not violations, violations=tuple(violations), played=played, removed=removed,
-        value=value, opened=opened, preset=preset, set_verdicts=tuple(after_verdicts))
+        value=value, opened=opened, preset=preset, set_verdicts=after_verdicts)
 
 
 class TurnInputError(ValueError):
@@ -275,11 +290,7 @@ def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, prese
     before = _parse_field("before", before_text, parse_table)
     after = _parse_field("after", after_text, parse_table)
     rack = _parse_field("rack", rack_text, parse_rack) if rack_text and rack_text.strip() else None
-    before_tiles = [tile for meld in before for tile in meld]
-    collections = {"before": before_tiles, "after": [tile for meld in after for tile in meld]}
-    if rack is not None:
-        collections["rack"] = before_tiles + list(rack)
-    for field, tiles in collections.items():
+    for field, tiles in _tiles_a_box_must_hold(before, after, rack).items():
         try:
             check_inventory(tiles, preset.jokers)
         except ImpossibleTilesError as error:
@@ -287,7 +298,7 @@ def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, prese
             if field == "rack":
                 message = "together with the table before the turn, " + message
             raise TurnInputError(field, message, error.where) from error
-    return referee_turn(before, after, opened=opened, preset=preset, rack=rack)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
 
 
 def _parse_field(field: str, text: str, parse: Callable[[str], _Parsed]) -> _Parsed:
