@@ -26,6 +26,7 @@ from companion.core.scoring import (
     standings,
 )
 from companion.core.tiles import parse_rack
+from tests.golden import GOLDEN
 
 PLAYERS = ("A", "B", "C", "D")
 
@@ -186,8 +187,6 @@ def test_paper_scores_need_exactly_one_plus_score() -> None:
         check_paper_scores(("A", "B"), {"A": 0})
 
 
-GOLDEN = [{"A": 24, "B": -5, "C": -16, "D": -3}, {"A": -6, "B": -11, "C": 22, "D": -5},
-          {"A": -32, "B": -13, "C": -2, "D": 47}, {"A": -10, "B": -25, "C": 41, "D": -6}]
 
 
 def test_the_golden_score_table_adds_up_and_ranks() -> None:

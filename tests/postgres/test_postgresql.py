@@ -19,16 +19,8 @@ from sqlalchemy.exc import IntegrityError
 from companion.web import create_app
 from companion.web.extensions import db
 from companion.web.models import Game, GameChange, GameEntry, Player, ScoreSession
+from tests.golden import GOLDEN, GOLDEN_AS_PLAYED, GOLDEN_STANDINGS
 from tests.postgres.conftest import PostgresCluster, dispose, postgres_app
-
-GOLDEN = [{"A": 24, "B": -5, "C": -16, "D": -3}, {"A": -6, "B": -11, "C": 22, "D": -5},
-          {"A": -32, "B": -13, "C": -2, "D": 47}, {"A": -10, "B": -25, "C": 41, "D": -6}]
-GOLDEN_AS_PLAYED = [
-    {"ending": "out", "winner": "A", "racks": {"B": 5, "C": 16, "D": "K1 R2"}},
-    {"ending": "paper", "scores": GOLDEN[1]},
-    {"ending": "out", "winner": "D", "racks": {"A": "J K2", "B": "B13", "C": 2, "D": ""}},
-    {"ending": "out", "winner": "C", "racks": {"A": 10, "B": "O12 O13", "C": 0, "D": 6}},
-]
 
 
 def start(client: FlaskClient, **extra: Any) -> tuple[int, dict[str, str]]:
@@ -86,11 +78,7 @@ def test_the_golden_score_table_is_kept_and_its_last_game_undone(client: FlaskCl
         assert answer.status_code == 201, answer.json
         assert answer.json["scores"] == expected and answer.json["number"] == number
     sheet = client.get(f"/api/v1/sessions/{session_id}").json
-    assert sheet["standings"] == [
-        {"name": "C", "games_won": 2, "score": 45, "place": 1},
-        {"name": "D", "games_won": 1, "score": 33, "place": 2},
-        {"name": "A", "games_won": 1, "score": -24, "place": 3},
-        {"name": "B", "games_won": 0, "score": -54, "place": 4}]
+    assert sheet["standings"] == GOLDEN_STANDINGS
     assert sheet["games"][2]["racks"]["A"] == "J K2"
 
     undone = client.delete(f"/api/v1/sessions/{session_id}/games/4", headers=key)

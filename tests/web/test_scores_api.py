@@ -11,9 +11,7 @@ from flask.testing import FlaskClient
 
 from companion.web import create_app
 from companion.web.extensions import db
-
-GOLDEN = [{"A": 24, "B": -5, "C": -16, "D": -3}, {"A": -6, "B": -11, "C": 22, "D": -5},
-          {"A": -32, "B": -13, "C": -2, "D": 47}, {"A": -10, "B": -25, "C": 41, "D": -6}]
+from tests.golden import GOLDEN, GOLDEN_AS_PLAYED, GOLDEN_STANDINGS
 
 
 def start(client: FlaskClient, players: list[str] | None = None, rounds: int = 1,
@@ -35,23 +33,14 @@ def games_stored(client: FlaskClient, session_id: int) -> int:
 
 def test_the_golden_score_table_through_the_api_each_way(client: FlaskClient) -> None:
     session_id, key = start(client)
-    played = [
-        {"ending": "out", "winner": "A", "racks": {"B": 5, "C": 16, "D": "K1 R2"}},
-        {"ending": "paper", "scores": GOLDEN[1]},
-        {"ending": "out", "winner": "D", "racks": {"A": "J K2", "B": "B13", "C": 2, "D": ""}},
-        {"ending": "out", "winner": "C", "racks": {"A": 10, "B": "O12 O13", "C": 0, "D": 6}},
-    ]
-    for number, (body, expected) in enumerate(zip(played, GOLDEN, strict=True), start=1):
+    for number, (body, expected) in enumerate(zip(GOLDEN_AS_PLAYED, GOLDEN, strict=True),
+                                              start=1):
         answer = post_game(client, session_id, key, body)
         assert answer.status_code == 201, answer.json
         assert answer.json["scores"] == expected
         assert answer.json["number"] == number and answer.json["round"] == 1
     sheet = client.get(f"/api/v1/sessions/{session_id}").json
-    assert sheet["standings"] == [
-        {"name": "C", "games_won": 2, "score": 45, "place": 1},
-        {"name": "D", "games_won": 1, "score": 33, "place": 2},
-        {"name": "A", "games_won": 1, "score": -24, "place": 3},
-        {"name": "B", "games_won": 0, "score": -54, "place": 4}]
+    assert sheet["standings"] == GOLDEN_STANDINGS
     assert sheet["balanced"] is True and sheet["complete"] is True
     assert sheet["games"][2]["racks"]["A"] == "J K2"
     refused = post_game(client, session_id, key, {"ending": "paper", "scores": GOLDEN[0]})

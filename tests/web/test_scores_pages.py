@@ -14,8 +14,7 @@ from flask.testing import FlaskClient
 from companion.web import create_app
 from companion.web.extensions import db
 from companion.web.models import ScoreSession
-
-GOLDEN = [(24, -5, -16, -3), (-6, -11, 22, -5), (-32, -13, -2, 47), (-10, -25, 41, -6)]
+from tests.golden import GOLDEN_ROWS
 
 
 def start(client: FlaskClient, names: tuple[str, ...] = ("A", "B", "C", "D"),
@@ -38,7 +37,7 @@ def record(client: FlaskClient, session_id: int, ending: str, **fields: Any) -> 
 
 def test_the_golden_score_table_through_the_pages(client: FlaskClient) -> None:
     session_id = start(client)
-    for scores in GOLDEN:
+    for scores in GOLDEN_ROWS:
         as_written = [f"+{s}" if s > 0 else f"−{-s}" for s in scores]  # signs as on paper
         answer = record(client, session_id, "paper",
                         **lines({f"{i}-score": s for i, s in enumerate(as_written)}))
