@@ -36,6 +36,7 @@ from itertools import pairwise, product
 from typing import Any
 
 from companion.core.presets import PRESSMAN, Preset
+from companion.core.reasons import Reason
 from companion.core.tiles import (
     HIGHEST_NUMBER,
     LOWEST_NUMBER,
@@ -72,22 +73,36 @@ class MeldKind(Enum):
     GROUP = "group"
 
 
+def slot_text(stands: tuple[Slot, ...]) -> str:
+    """A joker's reading in the notation: ``R7``, ``R3+R4`` (double joker), ``7`` (a
+    colour-change joker stands for a number, no colour)."""
+    return "+".join(f"{colour.value}{number}" if colour else str(number)
+                    for colour, number in stands)
+
+
 @dataclass(frozen=True, slots=True)
 class JokerReading:
-    """What the joker at ``position`` (1-based, in the order given) stands for.
+    """What the joker at ``position`` (1-based, in the order the set is *laid*) stands for.
 
-    ``stands_for`` lists every reading left open by the chosen readings: ``("B7", "O7")`` for a
-    joker in a group of three, ``("R3+R4",)`` for a double joker, ``("7",)`` for a
-    colour-change joker (a number, no colour), ``()`` for a mirror joker.
+    ``options`` lists every reading left open by the chosen readings, as tiles: (B7,) and (O7,)
+    for a joker in a group of three, (R3, R4) for a double joker, (7,) (a number, no colour)
+    for a colour-change joker, none for a mirror joker. ``typed_position`` is where the joker
+    stands in the order given (the same unless the set was reordered).
     """
 
     position: int
     joker: JokerKind
-    stands_for: tuple[str, ...]
+    options: tuple[tuple[Slot, ...], ...]
+    typed_position: int = 0
+
+    @property
+    def stands_for(self) -> tuple[str, ...]:
+        """The options in the notation, sorted: ``("O9", "R9")``."""
+        return tuple(sorted({slot_text(option) for option in self.options} - {""}))
 
     def to_json(self) -> dict[str, Any]:
-        return {"position": self.position, "joker": self.joker.value,
-                "stands_for": list(self.stands_for)}
+        return {"position": self.position, "typed_position": self.typed_position or self.position,
+                "joker": self.joker.value, "stands_for": list(self.stands_for)}
 
     def describe(self) -> str:
         if self.joker is JokerKind.MIRROR:
@@ -96,16 +111,50 @@ class JokerReading:
 
 
 @dataclass(frozen=True, slots=True)
+class KindReading:
+    """The readings of a set as one kind (run or group): the best value, the order laid, and
+    what each joker stands for."""
+
+    kind: MeldKind
+    value: int
+    order: Meld
+    jokers: tuple[JokerReading, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "value": self.value,
+                "order": [str(t) for t in self.order],
+                "jokers": [j.to_json() for j in self.jokers]}
+
+    def describe(self) -> str:
+        jokers = "; ".join(j.describe() for j in self.jokers)
+        return f"as a {self.kind.value} ({format_tiles(self.order)}, value {self.value})" + (
+            f": {jokers}" if jokers else "")
+
+
+@dataclass(frozen=True, slots=True)
 class MeldVerdict:
+    """The verdict on one set. ``why`` is the reason code (None when legal); ``reason`` its
+    English sentence. ``readings`` lists every kind the set can be read as (the chosen one
+    first); ``kind``, ``value``, ``jokers`` and ``order`` are the chosen reading's."""
+
     tiles: Meld
     legal: bool
     kind: MeldKind | None
-    reason: str | None
+    why: Reason | None
     value: int | None
     jokers: tuple[JokerReading, ...]
     order: Meld
     reordered: bool
     rule: str
+    readings: tuple[KindReading, ...] = ()
+
+    @property
+    def reason(self) -> str | None:
+        return None if self.why is None else str(self.why)
+
+    @property
+    def kinds(self) -> tuple[MeldKind, ...]:
+        return tuple(reading.kind for reading in self.readings)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,8 +162,11 @@ class MeldVerdict:
             "legal": self.legal,
             "kind": self.kind.value if self.kind else None,
             "reason": self.reason,
+            "reason_code": None if self.why is None else self.why.code,
+            "reason_params": None if self.why is None else self.why.params_json(),
             "value": self.value,
             "jokers": [j.to_json() for j in self.jokers],
+            "readings": [r.to_json() for r in self.readings],
             "reordered": self.reordered,
             "order": [str(t) for t in self.order],
             "rule": self.rule,
@@ -124,6 +176,9 @@ class MeldVerdict:
         if not self.legal:
             return f"{format_tiles(self.tiles)}: not legal: {self.reason}"
         assert self.kind is not None
+        if len(self.readings) > 1:
+            return (f"{format_tiles(self.tiles)}: legal, "
+                    + " or ".join(r.describe() for r in self.readings))
         parts = [f"{format_tiles(self.tiles)}: legal {self.kind.value}, value {self.value}"]
         if self.reordered:
             parts.append(f"laid as {format_tiles(self.order)}")
@@ -163,12 +218,16 @@ class TableVerdict:
         lines = [f"Set {i}: {s.describe()}" for i, s in enumerate(self.sets, start=1)]
         illegal = sum(not s.legal for s in self.sets)
         if illegal:
-            lines.append(f"Table: NOT LEGAL ({illegal} of {len(self.sets)} sets illegal).")
+            lines.append(f"Table: NOT LEGAL ({illegal} of {len(self.sets)} "
+                         f"{'set' if len(self.sets) == 1 else 'sets'} illegal).")
+            lines.append(f"Legal sets are worth {self.total}; a table that is not legal is no "
+                         f"initial meld ({self.preset.initial_meld} needed, "
+                         f"{self.preset.name}).")
         else:
             lines.append("Table: legal.")
-        verb = "reaches" if self.total >= self.preset.initial_meld else "is below"
-        lines.append(f"Legal sets are worth {self.total}, which {verb} the initial meld of "
-                     f"{self.preset.initial_meld} ({self.preset.name}).")
+            verb = "reaches" if self.meets_initial_meld else "is below"
+            lines.append(f"The sets are worth {self.total}, which {verb} the initial meld of "
+                         f"{self.preset.initial_meld} ({self.preset.name}).")
         return "\n".join(lines)
 
 
@@ -380,42 +439,51 @@ def _all_readings(tiles: Meld) -> list[_Reading]:
     return list(_run_readings(tiles)) + list(_group_readings(tiles))
 
 
-def _slot_text(stands: tuple[Slot, ...]) -> str:
-    return "+".join(f"{colour.value}{number}" if colour else str(number)
-                    for colour, number in stands)
-
-
 def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdict:
     """The verdict on one set: legal or not, why, its kind, joker readings and value."""
     tiles = tuple(tiles)
     missing_kind = next((t for t in tiles if t.joker and not preset.jokers.get(t.joker)), None)
     if missing_kind is not None:
-        return _illegal(tiles, f"the {missing_kind.words} is not part of {preset.name}: "
-                               "bonus jokers come only with Twist", RULE_JOKER)
+        return _illegal(tiles, Reason("joker_not_in_edition", {
+            "joker": missing_kind.words, "preset": preset.name}), RULE_JOKER)
     if len(tiles) < MIN_SET_SIZE:
-        note = " (a double joker is still one tile)" if any(
-            t.joker is JokerKind.DOUBLE for t in tiles) else ""
-        return _illegal(tiles, f"a set needs at least {MIN_SET_SIZE} tiles{note}", RULE_SIZE)
+        double = any(t.joker is JokerKind.DOUBLE for t in tiles)
+        return _illegal(tiles, Reason("too_few_tiles", {
+            "least": MIN_SET_SIZE, "double_joker": "yes" if double else "no"}), RULE_SIZE)
     readings = _all_readings(tiles)
     if not readings:
         reason, rule = _why_illegal(tiles)
         return _illegal(tiles, reason, rule)
 
     given = tuple(range(len(tiles)))
-    in_order = [r for r in readings if r.order == given]
-    pool = in_order or readings
-    best_value = max(r.value for r in pool)
-    best = [r for r in pool if r.value == best_value]
-    kind = MeldKind.RUN if any(r.kind is MeldKind.RUN for r in best) else MeldKind.GROUP
-    best = [r for r in best if r.kind is kind]
-    jokers = tuple(
-        JokerReading(i + 1, t.joker,
-                     tuple(sorted({_slot_text(r.slots[i]) for r in best} - {""})))
-        for i, t in enumerate(tiles) if t.joker is not None)
-    order = tuple(tiles[i] for i in best[0].order)
-    return MeldVerdict(tiles=tiles, legal=True, kind=kind, reason=None, value=best_value,
-                       jokers=jokers, order=order, reordered=order != tiles,
-                       rule=_rule_for(tiles, kind))
+    pool = [r for r in readings if r.order == given] or readings
+    by_kind = [_kind_reading(tiles, [r for r in pool if r.kind is kind])
+               for kind in (MeldKind.RUN, MeldKind.GROUP) if any(r.kind is kind for r in pool)]
+    by_kind.sort(key=lambda reading: -reading.value)  # stable: a run first on equal value
+    chosen = by_kind[0]
+    return MeldVerdict(tiles=tiles, legal=True, kind=chosen.kind, why=None, value=chosen.value,
+                       jokers=chosen.jokers, order=chosen.order, reordered=chosen.order != tiles,
+                       rule=_rule_for(tiles, chosen.kind), readings=tuple(by_kind))
+
+
+def _kind_reading(tiles: Meld, readings: list[_Reading]) -> KindReading:
+    """The best readings of one kind: their value, the order laid and every joker's options,
+    the jokers numbered in the order laid."""
+    best_value = max(r.value for r in readings)
+    best = [r for r in readings if r.value == best_value]
+    order = best[0].order
+    laid_position = {index: place for place, index in enumerate(order, start=1)}
+    jokers = tuple(sorted(
+        (JokerReading(laid_position[i], t.joker, tuple(sorted({r.slots[i] for r in best},
+                                                              key=_slot_key)),
+                      typed_position=i + 1)
+         for i, t in enumerate(tiles) if t.joker is not None),
+        key=lambda reading: reading.position))
+    return KindReading(readings[0].kind, best_value, tuple(tiles[i] for i in order), jokers)
+
+
+def _slot_key(stands: tuple[Slot, ...]) -> str:
+    return slot_text(stands)
 
 
 def _rule_for(tiles: Meld, kind: MeldKind) -> str:
@@ -429,100 +497,76 @@ def _rule_for(tiles: Meld, kind: MeldKind) -> str:
     return " ".join(rules)
 
 
-def _illegal(tiles: Meld, reason: str, rule: str) -> MeldVerdict:
-    return MeldVerdict(tiles=tiles, legal=False, kind=None, reason=reason, value=None,
+def _illegal(tiles: Meld, reason: Reason, rule: str) -> MeldVerdict:
+    return MeldVerdict(tiles=tiles, legal=False, kind=None, why=reason, value=None,
                        jokers=(), order=tiles, reordered=False, rule=rule)
 
 
-def _plural(word: str, count: int) -> str:
-    return word if count == 1 else word + "s"
-
-
-def _a_number(number: int | None) -> str:
-    """ "a 7", "an 8", "an 11": numbers as a player says them."""
-    return f"{'an' if number in (8, 11) else 'a'} {number}"
-
-
-def _words_list(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _why_illegal(tiles: Meld) -> tuple[str, str]:
+def _why_illegal(tiles: Meld) -> tuple[Reason, str]:
     """The one reason a player accepts, for a set with no legal reading, and its rule."""
     kinds = Counter(t.joker for t in tiles if t.is_joker)
     if kinds[JokerKind.MIRROR] > 1:
-        return "a set can hold only one mirror joker", RULE_MIRROR
+        return Reason("mirror_twice"), RULE_MIRROR
     if kinds[JokerKind.MIRROR]:
         return _why_not_mirrored(tiles), RULE_MIRROR
     numbered = [t for t in tiles if not t.is_joker]
     if kinds[JokerKind.COLOUR_CHANGE]:
         return _why_not_colour_change_run(tiles, numbered), RULE_COLOUR_CHANGE
     if not numbered:
-        return "these jokers cannot make a set", RULE_JOKER
+        return Reason("jokers_only"), RULE_JOKER
     numbers = Counter(t.number for t in numbered)
     colours = Counter(t.colour for t in numbered)
     top_number, same_number = numbers.most_common(1)[0]
     top_colour, same_colour = colours.most_common(1)[0]
+    assert top_number is not None and top_colour is not None
     if len(numbers) == 1 or (same_number > same_colour):
         return _why_not_group(tiles, numbered, top_number), RULE_GROUP
     if len(colours) == 1 or same_colour > same_number:
         return _why_not_run(tiles, numbered, top_colour), RULE_RUN
     if same_number == 1:
-        return ("these tiles share neither a number (for a group) nor a colour (for a run)",
-                f"{RULE_GROUP} {RULE_RUN}")
-    both = (f"not a group ({_why_not_group(tiles, numbered, top_number)}) and not a run "
-            f"({_why_not_run(tiles, numbered, top_colour)})")
+        return Reason("neither_number_nor_colour"), f"{RULE_GROUP} {RULE_RUN}"
+    both = Reason("neither_group_nor_run", {
+        "group": _why_not_group(tiles, numbered, top_number),
+        "run": _why_not_run(tiles, numbered, top_colour)})
     return both, f"{RULE_GROUP} {RULE_RUN}"
 
 
-def _why_not_group(tiles: Meld, numbered: list[Tile], number: int | None) -> str:
-    strangers = [t for t in numbered if t.number != number]
+def _why_not_group(tiles: Meld, numbered: list[Tile], number: int) -> Reason:
+    strangers = tuple(t for t in numbered if t.number != number)
     if strangers:
-        return (f"{_words_list([t.words for t in strangers])} "
-                f"{'is' if len(strangers) == 1 else 'are'} not {_a_number(number)}: a group is "
-                "one number in different colours")
+        return Reason("group_wrong_number", {"tiles": strangers, "number": number})
     doubled = [c for c, n in Counter(t.colour for t in numbered).items() if n > 1]
     if doubled:
         assert doubled[0] is not None
-        return f"a group can't hold two {doubled[0].word} {number}s"
+        return Reason("group_repeats_colour", {"colour": doubled[0].word, "number": number})
     width = sum(_width(t) for t in tiles)
-    doubles = " (a double joker counts as two)" if any(
-        t.joker is JokerKind.DOUBLE for t in tiles) else ""
-    return (f"a group has at most {MAX_GROUP_SIZE} tiles, one of each colour; this one would "
-            f"have {width}{doubles}")
+    doubles = any(t.joker is JokerKind.DOUBLE for t in tiles)
+    return Reason("group_too_big", {"most": MAX_GROUP_SIZE, "width": width,
+                                    "double_joker": "yes" if doubles else "no"})
 
 
-def _why_not_run(tiles: Meld, numbered: list[Tile], colour: Colour | None) -> str:
-    assert colour is not None
-    strangers = [t for t in numbered if t.colour != colour]
+def _why_not_run(tiles: Meld, numbered: list[Tile], colour: Colour) -> Reason:
+    strangers = tuple(t for t in numbered if t.colour != colour)
     if strangers:
-        return (f"{_words_list([t.words for t in strangers])} "
-                f"{'is' if len(strangers) == 1 else 'are'} not {colour.word}: a run is one "
-                "colour")
+        return Reason("run_wrong_colour", {"tiles": strangers, "colour": colour.word})
     doubled = sorted(n for n, k in Counter(t.number for t in numbered).items() if k > 1
                      if n is not None)
     if doubled:
-        return f"a run can't hold two {colour.word} {doubled[0]}s"
+        return Reason("run_repeats_number", {"colour": colour.word, "number": doubled[0]})
     numbers = sorted(t.number for t in numbered if t.number is not None)
     joker_width = sum(_width(t) for t in tiles if t.is_joker)
     width = len(numbers) + joker_width
     if width > HIGHEST_NUMBER:
-        return f"a run can't be longer than {HIGHEST_NUMBER} tiles (1 to 13)"
+        return Reason("run_too_long", {"longest": HIGHEST_NUMBER})
     if HIGHEST_NUMBER in numbers and LOWEST_NUMBER in numbers and _fits_if_wrapping(
             numbers, joker_width):
-        return "13 cannot be followed by 1: 1 is always the lowest number"
-    missing = [n for n in range(numbers[0], numbers[-1] + 1) if n not in numbers]
+        return Reason("run_wraps")
+    missing = tuple(str(n) for n in range(numbers[0], numbers[-1] + 1) if n not in numbers)
     if len(missing) > joker_width:
-        gap = _words_list([str(n) for n in missing])
-        if joker_width == 0:
-            return (f"a run needs consecutive numbers: {colour.word} {gap} "
-                    f"{'is' if len(missing) == 1 else 'are'} missing")
         jokers = sum(1 for t in tiles if t.is_joker)
-        return (f"{colour.word} {gap} {'is' if len(missing) == 1 else 'are'} missing and "
-                f"{'only ' if jokers else ''}{jokers} {_plural('joker', jokers)} can fill "
-                f"{joker_width} {_plural('place', joker_width)}")
-    return ("the double joker can't fit: it stands for two numbers in a row, and the gaps "
-            "here are not filled exactly")
+        return Reason("run_gap", {"colour": colour.word, "missing": missing, "jokers": jokers,
+                                  "places": joker_width})
+    return Reason("double_joker_misfit")
 
 
 def _fits_if_wrapping(numbers: list[int], joker_width: int) -> bool:
@@ -532,9 +576,9 @@ def _fits_if_wrapping(numbers: list[int], joker_width: int) -> bool:
     return missing <= joker_width
 
 
-def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> str:
+def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> Reason:
     if len({t.number for t in numbered}) == 1 and len(numbered) > 1:
-        return "a colour-change joker is used only in runs, not in groups"
+        return Reason("colour_change_in_group")
     for laid in (tiles, tiles[::-1]):
         offsets, offset = [], 0
         for tile in laid:
@@ -544,8 +588,7 @@ def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> str:
                 if not t.is_joker}) <= 1:
             break
     else:
-        return ("the numbers are not consecutive in the order laid: with a colour-change "
-                "joker the order given is the rule")
+        return Reason("colour_change_not_consecutive")
     segments: list[list[Tile]] = [[]]
     for tile in tiles:
         if tile.joker is JokerKind.COLOUR_CHANGE:
@@ -554,33 +597,29 @@ def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> str:
             segments[-1].append(tile)
     for segment in segments:
         if len({t.colour for t in segment}) > 1:
-            return ("between colour changes a run keeps one colour: "
-                    f"{_words_list([t.words for t in segment])} are not one colour")
+            return Reason("colour_change_mixed_segment", {"tiles": tuple(segment)})
     for before, after in pairwise(segments):
         if before and after and before[-1].colour == after[0].colour:
             assert before[-1].colour is not None
-            return (f"after a colour-change joker the colour must change: "
-                    f"{before[-1].colour.word} on both sides")
-    return "the run goes past 13 or below 1 in the order laid"
+            return Reason("colour_change_same_colour", {"colour": before[-1].colour.word})
+    return Reason("colour_change_out_of_range")
 
 
-def _why_not_mirrored(tiles: Meld) -> str:
+def _why_not_mirrored(tiles: Meld) -> Reason:
     mirror = next(i for i, t in enumerate(tiles) if t.joker is JokerKind.MIRROR)
     left, right = tiles[:mirror], tiles[mirror + 1:]
     if not left or not right:
-        return "a mirror joker needs tiles on both sides to reflect"
+        return Reason("mirror_side_missing")
     left_width = sum(_width(t) for t in left)
     right_width = sum(_width(t) for t in right)
     if left_width != right_width:
-        return (f"the sides of the mirror joker must mirror each other: {left_width} "
-                f"{_plural('tile', left_width)} on the left, {right_width} on the right")
+        return Reason("mirror_sides_unequal", {"left": left_width, "right": right_width})
     if left_width < MIN_MIRROR_SIDE:
-        return "each side of a mirror joker must be a run or group of at least two tiles"
+        return Reason("mirror_side_too_short", {"least": MIN_MIRROR_SIDE})
     for name, side in (("left", left), ("right", right)):
         if not any(True for _ in _side_readings(side)):
-            return f"the {name} side of the mirror joker is neither a run nor a group"
-    return (f"the sides of the mirror joker do not mirror each other: "
-            f"{format_tiles(left)} against {format_tiles(right)}")
+            return Reason("mirror_side_not_a_set", {"side": name})
+    return Reason("mirror_sides_differ", {"left": left, "right": right})
 
 
 def check_table(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN) -> TableVerdict:
@@ -592,3 +631,31 @@ def check_table(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN) -
     check_inventory((tile for meld in table for tile in meld), preset.jokers)
     return TableVerdict(sets=tuple(check_meld(tuple(meld), preset=preset) for meld in table),
                         preset=preset)
+
+
+JokerOptions = dict[JokerKind, frozenset[tuple[Slot, ...]]]
+"""For each kind of joker in a set, every tile (or pair, for a double joker) it may stand for."""
+
+
+def joker_options(tiles: Sequence[Tile], *, as_laid: bool,
+                  preset: Preset = PRESSMAN) -> JokerOptions | None:
+    """What the jokers of a set can stand for; None when the set is not legal.
+
+    ``as_laid``: only the readings the given order allows (every one of them, not only the
+    highest: ``J K5 J`` is the run K4 K5 K6 or a group of 5s), falling back on every reading
+    when the set must be reordered. Otherwise every reading the tiles allow in any order
+    (colour-change and mirror jokers keep their order: there, order is the rule).
+    """
+    tiles = tuple(tiles)
+    if not check_meld(tiles, preset=preset).legal:
+        return None
+    readings = _all_readings(tiles)
+    if as_laid:
+        given = tuple(range(len(tiles)))
+        readings = [r for r in readings if r.order == given] or readings
+    options: dict[JokerKind, set[tuple[Slot, ...]]] = {}
+    for reading in readings:
+        for index, tile in enumerate(tiles):
+            if tile.joker is not None:
+                options.setdefault(tile.joker, set()).add(reading.slots[index])
+    return {kind: frozenset(found) for kind, found in options.items()}

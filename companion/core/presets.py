@@ -33,6 +33,9 @@ class Preset:
     joker_penalty: int = JOKER_RACK_PENALTY
     failed_turn_draw: int = 3  # "draw three tiles from the pool as a penalty" (seed 000)
     over_time_draw: int = 1  # "must draw a tile from the pool, ending their turns" (seed 000)
+    tournament_joker_rule: bool = False
+    """Seed 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    replaced with both missing tiles". Off in every preset; a session may turn it on."""
 
     @property
     def has_bonus_jokers(self) -> bool:

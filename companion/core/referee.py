@@ -1,63 +1,75 @@
 """Referee one turn: compare the table before and after it, and list every rule it broke.
 
 A turn is judged from what can be seen on the table (and, when given, the player's rack):
-tiles are indistinguishable copies, so the table before and after are compared as multisets
-of tiles and of sets. Where a move could be read several ways (two copies of R7, two jokers),
-the referee reads it in the player's favour, as described below for each rule.
+tiles are indistinguishable copies, so the table before and after are compared as multisets of
+tiles and of sets, in the player's favour wherever a move could be read several ways. How
+jokers are followed through a turn (kept, freed, which set is *new*) is written in
+``companion.core.jokers``.
 
-The violation codes are stable; other tools rely on them. They are reported in this order:
+Each violation code has one small checker below; they report in this order (the codes are
+stable, other tools rely on them):
 
 ``tile_removed``
-    A tile on the table before is gone after: it went back to a rack ("no tile taken from the
-    table may go back to a rack", RULES.md, Turns). One violation naming every missing tile.
+    A tile on the table before is gone after: it went back to a rack ("no loose tiles",
+    "take back the tiles they played" only on a failed turn). One violation naming every tile.
 ``nothing_played``
-    No tile came from the rack: that turn is a draw, not a play ("every turn that is not a
-    draw lays at least one tile from the rack").
+    No tile came from the rack. With the table unchanged that is a *draw* (penalty: draw one,
+    "When players cannot play any tiles from their racks, or purposely choose not to, they must
+    draw a tile from the pool", seed 000); with the table rearranged it is a failed turn ("must
+    also use at least one tile from his/her rack on that turn (just as on any other turn)").
 ``not_from_rack``
     Only when the rack is given: tiles laid that the rack did not hold.
 ``illegal_set``
     One per set that is illegal after the turn, with the set validator's own reason.
 ``meld_too_low``
-    Initial meld only: the new sets are worth less than the preset's minimum. The value counts
-    the legal new sets made only of tiles from the rack. Not reported on a draw.
+    Initial meld only: the new sets made only of tiles from the rack are worth less than the
+    preset's minimum ("sets that total at least 30 points", seed 000; 50, seed 004).
 ``meld_touches_table``
-    Initial meld only: a set on the table before is not still there, unchanged, after
-    ("the initial meld may not use or touch tiles on the table").
+    Initial meld only: a set on the table before is not still there unchanged ("for their
+    initial meld, players may not use tiles already played on the table", seed 000).
 ``joker_before_meld``
-    Initial meld only: a joker was retrieved ("no joker may be retrieved before or during it").
+    Initial meld only: a joker was freed ("A player cannot retrieve a joker before s/he has
+    played his/her initial meld", seed 000).
 ``joker_not_reused``
-    A freed joker is not on the table after the turn in a set holding at least one other tile
-    from the rack ("the freed joker must be played the same turn in a new set").
+    A freed joker is not in a *new* set after the turn ("must play the joker on his/her current
+    turn to make a new set", seed 000): it went back to a rack, stayed in its own set, or went
+    into a set that was on the table before. The rack tile the turn owes is owed by the turn
+    ("and must also use at least one tile from his/her rack on that turn (just as on any other
+    turn)"), not by the joker's set: ``nothing_played`` covers it.
 ``joker_set_manipulated``
-    Sabra Way only: a set holding a joker lost a tile or was split while its joker stayed
-    ("no tile may be taken from it, nor may it be split, until its joker has been retrieved").
-    Adding to it (a fourth tile of a group, either end of a run) is allowed.
+    Sabra Way: a set still holding a joker lost a tile or was split ("You may not take a tile
+    away from a meld which includes a Joker", "A meld containing a Joker may not be
+    manipulated", seed 004). Adding to it is allowed ("You can add a tile to a meld containing
+    a Joker, either the fourth tile in a group or to either end of a run"). Once every joker of
+    a set is exchanged, the set may be manipulated ("After a Joker has been taken from a meld
+    as shown above, the meld may be manipulated"); a set that still holds a second joker stays
+    locked.
 ``joker_needs_two_rack_tiles``
-    Sabra Way only: a freed joker's new set holds fewer than two other tiles from the rack
-    ("the freed joker goes into a new set with at least 2 tiles from the rack").
+    Sabra Way: the freed joker's new set holds fewer than two other tiles from the rack ("You
+    must use the Joker immediately with 2 more tiles from your hand to make another meld").
+``joker_not_exchanged``
+    Sabra Way: a joker left its set without a tile it stood for coming from the rack ("You may
+    take a Joker from a run or group in exchange for a tile of the same value from your hand").
+    Taking the joker off a group of four with nothing in exchange is this violation.
+``joker_needs_both_missing_tiles``
+    With the tournament rule on (a preset option, off by default; seed 004 "Under tournament
+    rules, a Joker taken from a group of three tiles must be replaced with both missing tiles"):
+    a joker freed from a group of three whose set after the turn lacks either missing tile.
+    Under Sabra Way both must come from the rack.
+``bonus_joker_replaced_joker``
+    Twist: a bonus joker took the place of a freed joker ("Bonus Jokers cannot replace a Regular
+    Joker or any other type of Bonus Joker", seed 003): the freed joker's old set gained a bonus
+    joker and none of the tiles the freed joker stood for.
 
-When is a joker *freed* (retrieved)? Each joker on the table before is matched to a joker of the
-same kind after that still does its old job: it sits in a set sharing at least one numbered tile
-with its old set, and the tiles it can stand for there overlap the tiles it could stand for
-before (``JokerReading.stands_for``). The table before is read as laid (the order typed picks
-the reading, as on the check page); a set after the turn counts every reading its tiles allow,
-whatever order they were typed in, so retyping a set is never taken for moving its joker.
-Adding a fourth tile to ``K5 R5 J`` leaves the joker its job (it stood for B5 or O5, it now
-stands for the other one); splitting ``R3 R4 J R6 R7`` into ``R3 R4 J | R6 R7 R8`` leaves it
-standing for R5. Replacing it (``R5 J R7`` becomes ``R5 R6 R7 J``: the joker now stands for R4
-or R8) or carrying it into a set with none of its old neighbours frees it. When a set is
-illegal (before or after) its jokers have no reading, and sharing a numbered tile is enough to
-count as kept: an illegal set is reported as such, and is not also read as a retrieval.
+Not a violation but flagged (``notes``): ``table_before_illegal``, a set that was not legal
+before the turn (the turn is judged all the same; the referee does not blame this player).
 
-Where does a freed joker end? The jokers after the turn that are not "kept" were either freed
-or came from the rack; the freed ones are placed, in the player's favour, in the sets with the
-most tiles from the rack. "Tiles from the rack" in a set are counted optimistically: a set that
-is not an unchanged set from before holds as many rack tiles of a kind as it has copies of that
-kind, up to the number of copies played. A freed joker that went back to the rack is in no set
-(zero rack tiles): it is reported as ``tile_removed`` and ``joker_not_reused``.
+The penalty of every verdict: ``none`` (legal), ``draw_one`` (a draw: nothing laid, table
+unchanged; "Players who go over the time limit must draw a tile from the pool") or
+``draw_three`` (a failed turn: "must replace the tiles that were on the table to their previous
+positions, take back the tiles they played, and draw three tiles from the pool as a penalty").
 
-Not checked (the table cannot show them): a tile drawn this turn being laid, the Sabra
-tournament rule that a joker taken from a group of three must be replaced by both missing tiles.
+Not checked (the table cannot show them): a tile drawn this turn being laid.
 """
 
 from __future__ import annotations
@@ -66,11 +78,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations
 from typing import Any, TypeVar
 
-from companion.core.melds import MeldVerdict, check_meld
+from companion.core.jokers import (
+    FreedJoker,
+    descendant,
+    follow_jokers,
+    new_sets,
+    numbered,
+    option_tiles,
+    rack_tile_count,
+)
+from companion.core.melds import MeldKind, MeldVerdict, check_meld, joker_options
 from companion.core.presets import Preset
+from companion.core.reasons import Param, Reason
 from companion.core.tiles import (
     ImpossibleTilesError,
     JokerKind,
@@ -98,21 +119,47 @@ class ViolationCode(Enum):
     JOKER_NOT_REUSED = "joker_not_reused"
     JOKER_SET_MANIPULATED = "joker_set_manipulated"
     JOKER_NEEDS_TWO_RACK_TILES = "joker_needs_two_rack_tiles"
+    JOKER_NOT_EXCHANGED = "joker_not_exchanged"
+    JOKER_NEEDS_BOTH_MISSING_TILES = "joker_needs_both_missing_tiles"
+    BONUS_JOKER_REPLACED_JOKER = "bonus_joker_replaced_joker"
+
+
+class NoteCode(Enum):
+    TABLE_BEFORE_ILLEGAL = "table_before_illegal"
+
+
+class Penalty(Enum):
+    """What the player draws after the turn."""
+
+    NONE = "none"
+    DRAW_ONE = "draw_one"
+    DRAW_THREE = "draw_three"
 
 
 _Parsed = TypeVar("_Parsed")
 
-RACK_TILES_WITH_A_FREED_JOKER = 1  # "must also use at least one tile from his/her rack" (seed 000)
 SABRA_RACK_TILES_WITH_A_FREED_JOKER = 2  # "immediately with 2 more tiles from your hand" (seed 004)
+GROUP_OF_THREE = 3  # "a Joker taken from a group of three tiles" (seed 004, tournament rules)
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    code: ViolationCode
-    message: str
+    """A broken rule: its stable code and the parameters of its sentence."""
 
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code.value, "message": self.message}
+    code: ViolationCode | NoteCode
+    params: dict[str, Param]
+
+    @property
+    def reason(self) -> Reason:
+        return Reason(self.code.value, self.params)
+
+    @property
+    def message(self) -> str:
+        return str(self.reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code.value, "message": self.message,
+                "params": self.reason.params_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +181,8 @@ class TurnVerdict:
     opened: bool
     preset: Preset
     set_verdicts: tuple[MeldVerdict, ...]
+    penalty: Penalty = Penalty.NONE
+    notes: tuple[Violation, ...] = ()
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -142,7 +191,9 @@ class TurnVerdict:
     def to_json(self) -> dict[str, Any]:
         return {
             "legal": self.legal,
+            "penalty": self.penalty.value,
             "violations": [violation.to_json() for violation in self.violations],
+            "notes": [note.to_json() for note in self.notes],
             "played": [str(tile) for tile in self.played],
             "removed": [str(tile) for tile in self.removed],
             "value": self.value,
@@ -151,30 +202,34 @@ class TurnVerdict:
             "sets": [verdict.to_json() for verdict in self.set_verdicts],
         }
 
+    @property
+    def penalty_words(self) -> str:
+        return penalty_words(self.penalty, self.preset)
+
     def describe(self) -> str:
         """A plain-text report for the command line."""
-        lines = ["Legal turn." if self.legal else "Illegal turn."]
+        if self.legal:
+            lines = ["Legal turn."]
+        elif self.penalty is Penalty.DRAW_ONE:
+            lines = ["No play: a draw."]
+        else:
+            lines = ["Illegal turn."]
+        lines.extend(f"Note: {note.message}" for note in self.notes)
         lines.append(f"Played: {format_tiles(self.played) or 'nothing'}")
         label = "Meld value" if not self.opened else "Value of the sets played into"
         lines.append(f"{label}: {self.value}")
         lines.extend(f"- [{v.code.value}] {v.message}" for v in self.violations)
-        if not self.legal:
-            lines.append(f"Penalty: put the table back as it was, take back your tiles and draw "
-                         f"{self.preset.failed_turn_draw}.")
+        lines.append(f"Penalty: {self.penalty_words}")
         return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
-class _JokerSlot:
-    """One joker on the table: which set it sits in, its kind, what it can stand for.
-
-    ``stands_for`` is None when the set is illegal and the validator gave no reading; it is
-    empty for a joker that stands for no tile (a mirror joker).
-    """
-
-    set_index: int
-    kind: JokerKind
-    stands_for: frozenset[str] | None
+def penalty_words(penalty: Penalty, preset: Preset) -> str:
+    if penalty is Penalty.NONE:
+        return "none."
+    if penalty is Penalty.DRAW_ONE:
+        return f"draw {preset.over_time_draw} tile from the pool; the turn is over."
+    return (f"put the table back as it was, take back your tiles and draw "
+            f"{preset.failed_turn_draw} tiles.")
 
 
 def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
@@ -200,71 +255,270 @@ def _tiles_a_box_must_hold(before: Table, after: Table,
     return collections
 
 
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What every checker needs to know about the turn, worked out once."""
+
+    before: Table
+    after: Table
+    rack: Meld | None
+    opened: bool
+    preset: Preset
+    before_verdicts: tuple[MeldVerdict, ...]
+    after_verdicts: tuple[MeldVerdict, ...]
+    played_counts: Counter[Tile]
+    played: Meld
+    removed: Meld
+    unchanged: dict[int, int]
+    changed_after: frozenset[int]
+    new_after: frozenset[int]
+    freed: tuple[FreedJoker, ...]
+    meld_value: int
+
+    @property
+    def table_unchanged(self) -> bool:
+        return (Counter(_sorted_tiles(meld) for meld in self.before)
+                == Counter(_sorted_tiles(meld) for meld in self.after))
+
+
 def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
                 rack: Meld | None) -> TurnVerdict:
     """``referee_turn`` once the tiles are known to fit in a box."""
     before_tiles = [tile for meld in before for tile in meld]
     after_tiles = [tile for meld in after for tile in meld]
-    before_verdicts = tuple(check_meld(meld, preset=preset) for meld in before)
-    after_verdicts = tuple(check_meld(meld, preset=preset) for meld in after)
-
     played_counts = Counter(after_tiles) - Counter(before_tiles)
-    removed_counts = Counter(before_tiles) - Counter(after_tiles)
-    played = _sorted_tiles(played_counts.elements())
-    removed = _sorted_tiles(removed_counts.elements())
-    unchanged_after = _match_unchanged_sets(before, after)
-    changed_after = set(range(len(after))) - set(unchanged_after.values())
-
-    violations: list[Violation] = []
-    if removed:
-        violations.append(Violation(ViolationCode.TILE_REMOVED, _removed_message(removed)))
-    if not played:
-        violations.append(Violation(ViolationCode.NOTHING_PLAYED,
-                                    "no tile came from the rack: that turn is a draw"))
-    if rack is not None:
-        not_on_rack = _sorted_tiles((played_counts - Counter(rack)).elements())
-        if not_on_rack:
-            violations.append(Violation(ViolationCode.NOT_FROM_RACK,
-                                        _not_on_rack_message(not_on_rack, rack)))
-    for number, verdict in enumerate(after_verdicts, start=1):
-        if not verdict.legal:
-            violations.append(Violation(
-                ViolationCode.ILLEGAL_SET,
-                f"set {number} `{format_tiles(verdict.tiles)}` is not legal: {verdict.reason}"))
-
-    if opened:
-        value = sum(verdict.value or 0 for index, verdict in enumerate(after_verdicts)
-                    if index in changed_after and verdict.legal
-                    and _rack_tile_count(after[index], played_counts) > 0)
+    unchanged = _match_unchanged_sets(before, after)
+    changed_after = frozenset(range(len(after))) - frozenset(unchanged.values())
+    new_after = new_sets(before, after, unchanged)
+    after_verdicts = tuple(check_meld(meld, preset=preset) for meld in after)
+    turn = _Turn(
+        before=before, after=after, rack=rack, opened=opened, preset=preset,
+        before_verdicts=tuple(check_meld(meld, preset=preset) for meld in before),
+        after_verdicts=after_verdicts,
+        played_counts=played_counts, played=_sorted_tiles(played_counts.elements()),
+        removed=_sorted_tiles((Counter(before_tiles) - Counter(after_tiles)).elements()),
+        unchanged=unchanged, changed_after=changed_after, new_after=new_after,
+        freed=tuple(follow_jokers(before, after, preset=preset, played=played_counts,
+                                  new=new_after)),
+        meld_value=_turn_value(after, after_verdicts, changed_after, played_counts,
+                               opened=opened))
+    violations = tuple(violation for checker in CHECKERS for violation in checker(turn))
+    notes = tuple(
+        Violation(NoteCode.TABLE_BEFORE_ILLEGAL,
+                  {"set": number, "tiles": verdict.tiles, "why": verdict.reason or ""})
+        for number, verdict in enumerate(turn.before_verdicts, start=1) if not verdict.legal)
+    if not violations:
+        penalty = Penalty.NONE
+    elif not turn.played and turn.table_unchanged:
+        penalty = Penalty.DRAW_ONE
     else:
-        value = _initial_meld_value(after, after_verdicts, changed_after, played_counts)
-        if played and value < preset.initial_meld:
-            violations.append(Violation(
-                ViolationCode.MELD_TOO_LOW,
-                f"the initial meld is worth {value}; {preset.name} asks for "
-                f"{preset.initial_meld}"))
-        touched = [meld for index, meld in enumerate(before) if index not in unchanged_after]
-        if touched:
-            violations.append(Violation(
-                ViolationCode.MELD_TOUCHES_TABLE,
-                "the initial meld uses or moves table tiles: "
-                + _sets_words(touched) + " did not stay as they were"))
-
-    freed, open_slots = _follow_jokers(before, before_verdicts, after, after_verdicts, preset)
-    if freed and not opened:
-        violations.append(Violation(
-            ViolationCode.JOKER_BEFORE_MELD,
-            "a joker was retrieved from " + _sets_words([before[s.set_index] for s in freed])
-            + " before the initial meld"))
-    violations.extend(_freed_joker_violations(before, after, freed, open_slots, changed_after,
-                                              played_counts, preset))
-    if preset.sabra_joker_rules:
-        violations.extend(_sabra_manipulations(before, after, freed))
-
+        penalty = Penalty.DRAW_THREE
     return TurnVerdict(
-        legal=not violations, violations=tuple(violations), played=played, removed=removed,
-        value=value, opened=opened, preset=preset, set_verdicts=after_verdicts)
+        legal=not violations, violations=violations, played=turn.played, removed=turn.removed,
+        value=turn.meld_value, opened=opened, preset=preset, set_verdicts=after_verdicts,
+        penalty=penalty, notes=notes)
 
+
+def _turn_value(after: Table, verdicts: Sequence[MeldVerdict], changed_after: frozenset[int],
+                played: Counter[Tile], *, opened: bool) -> int:
+    if opened:
+        return sum(verdict.value or 0 for index, verdict in enumerate(verdicts)
+                   if index in changed_after and verdict.legal
+                   and rack_tile_count(after[index], played) > 0)
+    return _initial_meld_value(after, verdicts, changed_after, played)
+
+
+# --- one checker per violation code, in the order they are reported -------------------------
+
+def _tile_removed(turn: _Turn) -> list[Violation]:
+    if not turn.removed:
+        return []
+    return [Violation(ViolationCode.TILE_REMOVED, {"tiles": turn.removed})]
+
+
+def _nothing_played(turn: _Turn) -> list[Violation]:
+    if turn.played:
+        return []
+    return [Violation(ViolationCode.NOTHING_PLAYED,
+                      {"table_changed": "no" if turn.table_unchanged else "yes"})]
+
+
+def _not_from_rack(turn: _Turn) -> list[Violation]:
+    if turn.rack is None:
+        return []
+    not_on_rack = _sorted_tiles((turn.played_counts - Counter(turn.rack)).elements())
+    if not not_on_rack:
+        return []
+    return [Violation(ViolationCode.NOT_FROM_RACK,
+                      {"tiles": not_on_rack, "rack": _sorted_tiles(turn.rack)})]
+
+
+def _illegal_sets(turn: _Turn) -> list[Violation]:
+    return [Violation(ViolationCode.ILLEGAL_SET,
+                      {"set": number, "tiles": verdict.tiles, "why": verdict.reason or ""})
+            for number, verdict in enumerate(turn.after_verdicts, start=1) if not verdict.legal]
+
+
+def _meld_too_low(turn: _Turn) -> list[Violation]:
+    if turn.opened or not turn.played or turn.meld_value >= turn.preset.initial_meld:
+        return []
+    return [Violation(ViolationCode.MELD_TOO_LOW,
+                      {"value": turn.meld_value, "needed": turn.preset.initial_meld,
+                       "preset": turn.preset.name})]
+
+
+def _meld_touches_table(turn: _Turn) -> list[Violation]:
+    if turn.opened:
+        return []
+    touched = tuple(meld for index, meld in enumerate(turn.before) if index not in turn.unchanged)
+    if not touched:
+        return []
+    return [Violation(ViolationCode.MELD_TOUCHES_TABLE, {"sets": touched})]
+
+
+def _joker_before_meld(turn: _Turn) -> list[Violation]:
+    if turn.opened or not turn.freed:
+        return []
+    return [Violation(ViolationCode.JOKER_BEFORE_MELD,
+                      {"sets": tuple(turn.before[joker.was.set_index] for joker in turn.freed)})]
+
+
+def _freed_from(joker: FreedJoker, turn: _Turn) -> dict[str, Param]:
+    return {"joker": joker.was.kind.word, "from": turn.before[joker.was.set_index]}
+
+
+def _joker_not_reused(turn: _Turn) -> list[Violation]:
+    violations = []
+    for joker in turn.freed:
+        if joker.now_in is not None and joker.now_in in turn.new_after:
+            continue
+        if joker.now_in is not None and not turn.after_verdicts[joker.now_in].legal:
+            continue  # reported as an illegal set; a new set being built is not blamed twice
+        where: dict[str, Param] = (
+            {"where": "gone"} if joker.now_in is None
+            else {"where": "old_set", "into": turn.after[joker.now_in]})
+        violations.append(Violation(ViolationCode.JOKER_NOT_REUSED,
+                                    _freed_from(joker, turn) | where))
+    return violations
+
+
+def _joker_set_manipulated(turn: _Turn) -> list[Violation]:
+    if not turn.preset.sabra_joker_rules:
+        return []
+    freed_by_set = Counter(joker.was.set_index for joker in turn.freed)
+    taken: set[int] = set()
+    violations = []
+    for index, meld in enumerate(turn.before):
+        jokers = sum(1 for tile in meld if tile.is_joker)
+        if not jokers or jokers <= freed_by_set[index]:
+            continue  # no joker, or every joker taken: "the meld may be manipulated"
+        still_there = Counter(meld)
+        for joker in turn.freed:
+            if joker.was.set_index == index:
+                still_there[Tile.of_joker(joker.was.kind)] -= 1
+        home = next((a for a, candidate in enumerate(turn.after)
+                     if a not in taken and not still_there - Counter(candidate)), None)
+        if home is not None:
+            taken.add(home)
+            continue
+        violations.append(Violation(ViolationCode.JOKER_SET_MANIPULATED,
+                                    {"set": meld, "preset": turn.preset.name}))
+    return violations
+
+
+def _joker_needs_two_rack_tiles(turn: _Turn) -> list[Violation]:
+    if not turn.preset.sabra_joker_rules:
+        return []
+    violations = []
+    for joker in turn.freed:
+        if joker.now_in is None or joker.now_in not in turn.new_after:
+            continue  # already joker_not_reused
+        count = rack_tile_count(turn.after[joker.now_in], turn.played_counts,
+                                leave_out=joker.was.kind)
+        if count < SABRA_RACK_TILES_WITH_A_FREED_JOKER:
+            violations.append(Violation(
+                ViolationCode.JOKER_NEEDS_TWO_RACK_TILES,
+                _freed_from(joker, turn) | {"count": count, "preset": turn.preset.name,
+                                            "needed": SABRA_RACK_TILES_WITH_A_FREED_JOKER}))
+    return violations
+
+
+def _joker_not_exchanged(turn: _Turn) -> list[Violation]:
+    if not turn.preset.sabra_joker_rules:
+        return []
+    violations = []
+    unused = Counter(turn.played_counts)
+    for joker in turn.freed:
+        exchange = next((tile for tile in sorted(option_tiles(joker.was.options),
+                                                 key=Tile.sort_key) if unused[tile] > 0), None)
+        if exchange is not None:
+            unused[exchange] -= 1
+            continue
+        violations.append(Violation(ViolationCode.JOKER_NOT_EXCHANGED,
+                                    _freed_from(joker, turn) | {"preset": turn.preset.name}))
+    return violations
+
+
+def _was_group_of_three(meld: Meld, preset: Preset) -> bool:
+    """A set of three tiles with one joker that every reading lays as a group."""
+    if len(meld) != GROUP_OF_THREE or sum(1 for tile in meld if tile.is_joker) != 1:
+        return False
+    verdict = check_meld(meld, preset=preset)
+    return verdict.legal and verdict.kinds == (MeldKind.GROUP,)
+
+
+def _joker_needs_both_missing_tiles(turn: _Turn) -> list[Violation]:
+    if not turn.preset.tournament_joker_rule:
+        return []
+    violations = []
+    for joker in turn.freed:
+        old = turn.before[joker.was.set_index]
+        if joker.was.kind is not JokerKind.REGULAR or not _was_group_of_three(old, turn.preset):
+            continue
+        missing = _sorted_tiles(option_tiles(joker.was.options))
+        home = descendant(old, turn.after)
+        there: Counter[Tile] = Counter() if home is None else Counter(turn.after[home])
+        if turn.preset.sabra_joker_rules:
+            there &= turn.played_counts
+        if all(there[tile] > 0 for tile in missing):
+            continue
+        violations.append(Violation(ViolationCode.JOKER_NEEDS_BOTH_MISSING_TILES,
+                                    _freed_from(joker, turn) | {"missing": missing}))
+    return violations
+
+
+def _bonus_joker_replaced_joker(turn: _Turn) -> list[Violation]:
+    if not turn.preset.has_bonus_jokers:
+        return []
+    violations = []
+    for joker in turn.freed:
+        old = turn.before[joker.was.set_index]
+        home = descendant(old, turn.after)
+        if home is None:
+            continue
+        new_meld = turn.after[home]
+        gained = Counter(t for t in new_meld if t.is_joker and t.joker is not JokerKind.REGULAR)
+        gained -= Counter(t for t in old if t.is_joker)
+        replaced_by_a_tile = (numbered(new_meld) - numbered(old)).keys() & option_tiles(
+            joker.was.options)
+        if gained and not replaced_by_a_tile:
+            bonus = _sorted_tiles(gained.elements())
+            violations.append(Violation(
+                ViolationCode.BONUS_JOKER_REPLACED_JOKER,
+                _freed_from(joker, turn) | {"bonus": bonus[0].joker.word if bonus[0].joker
+                                            else ""}))
+    return violations
+
+
+CHECKERS: tuple[Callable[[_Turn], list[Violation]], ...] = (
+    _tile_removed, _nothing_played, _not_from_rack, _illegal_sets, _meld_too_low,
+    _meld_touches_table, _joker_before_meld, _joker_not_reused, _joker_set_manipulated,
+    _joker_needs_two_rack_tiles, _joker_not_exchanged, _joker_needs_both_missing_tiles,
+    _bonus_joker_replaced_joker)
+"""One checker per ``ViolationCode``, in the same order."""
+
+
+# --- typed input --------------------------------------------------------------------------
 
 class TurnInputError(ValueError):
     """Typed turn input that cannot be judged, naming the field (before, after or rack)."""
@@ -272,7 +526,8 @@ class TurnInputError(ValueError):
     def __init__(self, field: str, message: str, where: dict[str, int | str]) -> None:
         self.field = field
         self.where: dict[str, int | str] = {"field": field, **where}
-        super().__init__(f"{TURN_FIELD_WORDS[field]}: {message}")
+        located = field == "rack" and " at rack, " in message  # the parser named the rack
+        super().__init__(message if located else f"{TURN_FIELD_WORDS[field]}: {message}")
 
 
 TURN_FIELD_WORDS = {"before": "table before the turn", "after": "table after the turn",
@@ -328,17 +583,8 @@ def _match_unchanged_sets(before: Table, after: Table) -> dict[int, int]:
     return pairs
 
 
-def _rack_tile_count(meld: Meld, played_counts: Counter[Tile],
-                     leave_out: JokerKind | None = None) -> int:
-    """How many tiles of this set can have come from the rack (read in the player's favour)."""
-    counts = Counter(meld)
-    if leave_out is not None:
-        counts[Tile.of_joker(leave_out)] -= 1
-    return sum(min(count, played_counts[tile]) for tile, count in counts.items() if count > 0)
-
-
 def _initial_meld_value(after: Table, after_verdicts: Sequence[MeldVerdict],
-                        changed_after: set[int], played_counts: Counter[Tile]) -> int:
+                        changed_after: frozenset[int], played_counts: Counter[Tile]) -> int:
     """The value of the legal new sets made only of tiles from the rack."""
     unused = Counter(played_counts)
     value = 0
@@ -355,172 +601,5 @@ def _initial_meld_value(after: Table, after_verdicts: Sequence[MeldVerdict],
     return value
 
 
-def _joker_slots(table: Table, verdicts: Sequence[MeldVerdict], *,
-                 preset: Preset | None = None) -> list[_JokerSlot]:
-    """Every joker on the table with its reading; jokers of a kind in a set are interchangeable,
-    so the readings of a kind are handed out in the order the validator lists them.
-
-    With ``preset`` (used for the table after the turn), a set of numbered tiles and regular
-    jokers gets every reading it allows in any order (see ``_readings_in_any_order``).
-    """
-    slots: list[_JokerSlot] = []
-    for index, meld in enumerate(table):
-        verdict = verdicts[index]
-        any_order = (_readings_in_any_order(meld, preset)
-                     if preset is not None and verdict.legal else None)
-        for kind in JokerKind:
-            count = sum(1 for tile in meld if tile.joker is kind)
-            readings = [r for r in verdict.jokers if r.joker is kind]
-            for rank in range(count):
-                if any_order is not None:
-                    slots.append(_JokerSlot(index, kind, any_order))
-                elif verdict.legal and len(readings) == count:
-                    slots.append(_JokerSlot(index, kind, frozenset(readings[rank].stands_for)))
-                else:
-                    slots.append(_JokerSlot(index, kind, None))
-    return slots
-
-
-def _readings_in_any_order(meld: Meld, preset: Preset) -> frozenset[str] | None:
-    """Every tile a regular joker of this set could stand for, whatever order it was typed in.
-
-    The table after the turn is read this way so that typing ``J R4 R5 R6`` rather than
-    ``R4 R5 R6 J`` for the run a joker stood in as R7 does not count as moving the joker.
-    None when the set holds a bonus joker (their order is the rule) or no joker.
-    """
-    jokers = [tile for tile in meld if tile.is_joker]
-    if not jokers or any(tile.joker is not JokerKind.REGULAR for tile in jokers):
-        return None
-    numbered = sorted((tile for tile in meld if not tile.is_joker), key=Tile.sort_key)
-    size = len(meld)
-    readings: set[str] = set()
-    for places in combinations(range(size), len(jokers)):
-        rest = iter(numbered)
-        arrangement = tuple(jokers[0] if place in places else next(rest)
-                            for place in range(size))
-        verdict = check_meld(arrangement, preset=preset)
-        if verdict.legal:
-            readings.update(tile for reading in verdict.jokers for tile in reading.stands_for)
-    return frozenset(readings)
-
-
-def _still_does_its_job(old: _JokerSlot, new: _JokerSlot, before: Table, after: Table) -> bool:
-    if old.kind is not new.kind:
-        return False
-    old_numbered = Counter(t for t in before[old.set_index] if not t.is_joker)
-    new_numbered = Counter(t for t in after[new.set_index] if not t.is_joker)
-    if not old_numbered & new_numbered:
-        return False
-    if old.stands_for is None or new.stands_for is None:
-        return True
-    if not old.stands_for and not new.stands_for:
-        return True  # a joker that stands for no tile (a mirror joker) keeps no other job
-    return bool(old.stands_for & new.stands_for)
-
-
-def _follow_jokers(before: Table, before_verdicts: Sequence[MeldVerdict], after: Table,
-                   after_verdicts: Sequence[MeldVerdict],
-                   preset: Preset) -> tuple[list[_JokerSlot], list[_JokerSlot]]:
-    """Match every joker before to a joker after that still does its job.
-
-    Returns the jokers freed (their slots before) and the jokers after the turn that are not
-    matched (freed jokers laid again, or jokers from the rack). Among the jokers after that
-    still do an old joker's job, the one sharing the most numbered tiles with its set wins.
-    """
-    old_slots = _joker_slots(before, before_verdicts)
-    new_slots = _joker_slots(after, after_verdicts, preset=preset)
-    kept: set[int] = set()
-    freed: list[_JokerSlot] = []
-    for old in old_slots:
-        old_numbered = Counter(t for t in before[old.set_index] if not t.is_joker)
-        candidates = [
-            (sum((old_numbered & Counter(after[new.set_index])).values()), -index)
-            for index, new in enumerate(new_slots)
-            if index not in kept and _still_does_its_job(old, new, before, after)]
-        if candidates:
-            kept.add(-max(candidates)[1])
-        else:
-            freed.append(old)
-    return freed, [slot for index, slot in enumerate(new_slots) if index not in kept]
-
-
-def _freed_joker_violations(before: Table, after: Table, freed: list[_JokerSlot],
-                            open_slots: list[_JokerSlot], changed_after: set[int],
-                            played_counts: Counter[Tile], preset: Preset) -> list[Violation]:
-    """Place the freed jokers in the open joker slots after the turn and judge their sets.
-
-    The freed jokers of a kind take the open slots of that kind whose sets hold the most other
-    tiles from the rack; the remaining open slots hold jokers played from the rack. Freed
-    jokers beyond the open slots went back to a rack.
-    """
-    needed = (SABRA_RACK_TILES_WITH_A_FREED_JOKER if preset.sabra_joker_rules
-              else RACK_TILES_WITH_A_FREED_JOKER)
-    not_reused: list[Violation] = []
-    too_few: list[Violation] = []
-    for kind in JokerKind:
-        freed_here = [slot for slot in freed if slot.kind is kind]
-        if not freed_here:
-            continue
-        counts = sorted(
-            (_rack_tile_count(after[slot.set_index], played_counts, leave_out=kind)
-             if slot.set_index in changed_after else 0
-             for slot in open_slots if slot.kind is kind),
-            reverse=True)
-        for rank, slot in enumerate(freed_here):
-            source = f"`{format_tiles(before[slot.set_index])}`"
-            if rank < len(counts):
-                count = counts[rank]
-                where = (f"it sits with {count} other tile{'' if count == 1 else 's'} "
-                         "from the rack")
-            else:
-                count = 0
-                where = "it is no longer on the table"
-            if count < RACK_TILES_WITH_A_FREED_JOKER:
-                not_reused.append(Violation(
-                    ViolationCode.JOKER_NOT_REUSED,
-                    f"the {kind.word} freed from {source} must be played again this turn in a "
-                    f"set with a tile from the rack; {where}"))
-            if preset.sabra_joker_rules and count < needed:
-                too_few.append(Violation(
-                    ViolationCode.JOKER_NEEDS_TWO_RACK_TILES,
-                    f"{preset.name}: the {kind.word} freed from {source} must go into a new set "
-                    f"with at least {needed} other tiles from the rack; {where}"))
-    return not_reused + too_few
-
-
-def _sabra_manipulations(before: Table, after: Table, freed: list[_JokerSlot]) -> list[Violation]:
-    """Sets holding a joker that were split or lost a tile while the joker stayed."""
-    freed_sets = {slot.set_index for slot in freed}
-    taken: set[int] = set()
-    violations = []
-    for index, meld in enumerate(before):
-        if not any(tile.is_joker for tile in meld) or index in freed_sets:
-            continue
-        needed = Counter(meld)
-        home = next((a for a, candidate in enumerate(after)
-                     if a not in taken and not needed - Counter(candidate)), None)
-        if home is not None:
-            taken.add(home)
-            continue
-        violations.append(Violation(
-            ViolationCode.JOKER_SET_MANIPULATED,
-            f"Sabra Way: `{format_tiles(meld)}` holds a joker: it may be added to, but not split "
-            "nor have a tile taken from it, until its joker is retrieved"))
-    return violations
-
-
-def _removed_message(removed: Meld) -> str:
-    names = ", ".join(f"{tile} ({tile.words})" for tile in removed)
-    was, now = ("was", "is") if len(removed) == 1 else ("were", "are")
-    return (f"{names} {was} on the table before the turn and {now} gone: no tile taken from "
-            "the table may go back to a rack")
-
-
-def _not_on_rack_message(tiles: Meld, rack: Meld) -> str:
-    return (f"{format_tiles(tiles)} laid on the table but not on the rack "
-            f"(`{format_tiles(_sorted_tiles(rack)) or 'empty'}`)")
-
-
-def _sets_words(melds: Sequence[Meld]) -> str:
-    unique = list(dict.fromkeys(format_tiles(meld) for meld in melds))
-    return ", ".join(f"`{words}`" for words in unique)
+__all__ = ["Penalty", "TurnInputError", "TurnVerdict", "Violation", "ViolationCode",
+           "joker_options", "referee_turn", "referee_typed_turn"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.core.presets import get_preset
-from companion.core.referee import TurnVerdict, ViolationCode, referee_turn
+from companion.core.referee import Penalty, TurnVerdict, ViolationCode, referee_turn
 from companion.core.tiles import ImpossibleTilesError, parse_rack, parse_table
 
 
@@ -116,9 +116,20 @@ def test_retrieving_a_joker_and_playing_it_with_two_rack_tiles_is_legal_everywhe
 
 
 def test_clearing_a_joker_by_moving_table_tiles_is_legal() -> None:
-    verdict = judge("K1 K2 J | R1 B1 O1 | R2 B2 O2",
-                    "R1 B1 O1 K1 | R2 B2 O2 K2 | J R9 R10", rack="R9 R10", preset="sabra")
-    assert verdict.legal
+    # Seed 003: "The player splits the run — the Black 1 is moved to the group of 1s and the
+    # Black 2 is moved to the group of 2s, clearing the Regular Joker."
+    before, after = "K1 K2 J | R1 B1 O1 | R2 B2 O2", "R1 B1 O1 K1 | R2 B2 O2 K2 | J R9 R10"
+    assert judge(before, after, rack="R9 R10").legal
+    assert judge(before, after, rack="R9 R10", preset="twist").legal
+
+
+def test_clearing_a_joker_without_exchanging_it_from_the_hand_is_refused_in_sabra() -> None:
+    # Behaviour corrected (issue 8): seed 004 "You may take a Joker from a run or group in
+    # exchange for a tile of the same value from your hand"; "You may not take a tile away
+    # from a meld which includes a Joker".
+    verdict = judge("K1 K2 J | R1 B1 O1 | R2 B2 O2", "R1 B1 O1 K1 | R2 B2 O2 K2 | J R9 R10",
+                    rack="R9 R10", preset="sabra")
+    assert codes(verdict) == ["joker_not_exchanged"]
 
 
 def test_a_freed_joker_taken_home_is_caught() -> None:
@@ -144,17 +155,19 @@ def test_a_freed_joker_with_one_rack_tile_is_enough_for_pressman_not_for_sabra()
     assert codes(verdict) == ["joker_needs_two_rack_tiles"]
 
 
-def test_replacing_a_joker_and_reusing_it_in_the_same_run_frees_it() -> None:
-    assert judge("R5 J R7", "R5 R6 R7 J", rack="R6").legal
-    assert codes(judge("R5 J R7", "R5 R6 R7 J", rack="R6", preset="sabra")) == [
-        "joker_needs_two_rack_tiles"]
-    assert judge("R5 J R7", "R5 R6 R7 R8 J", rack="R6 R8", preset="sabra").legal
+def test_replacing_a_joker_and_reusing_it_in_its_own_run_is_not_a_new_set() -> None:
+    # Behaviour corrected (issue 8): seed 000 "must play the joker on his/her current turn to
+    # make a new set"; seed 003 "used in the same turn as part of a new set".
+    assert codes(judge("R5 J R7", "R5 R6 R7 J", rack="R6")) == ["joker_not_reused"]
+    assert codes(judge("R5 J R7", "R5 R6 R7 R8 J", rack="R6 R8", preset="sabra")) == [
+        "joker_not_reused"]
+    assert judge("R5 J R7", "R5 R6 R7 | J R8 R9", rack="R6 R8 R9", preset="sabra").legal
 
 
 def test_the_order_a_set_is_typed_in_after_the_turn_does_not_move_its_joker() -> None:
     assert judge("R5 R6 J", "J R4 R5 R6", rack="R4", preset="sabra").legal
     assert codes(judge("R5 R6 J", "R5 R6 R7 J", rack="R7", preset="sabra")) == [
-        "joker_needs_two_rack_tiles"]
+        "joker_not_reused"]
 
 
 def test_splitting_a_run_that_holds_a_joker_is_legal_except_in_sabra() -> None:
@@ -217,11 +230,21 @@ def test_laying_the_same_sets_as_the_table_may_be_read_as_the_new_meld() -> None
 
 # Draws, removals, order of the violations.
 
-def test_a_turn_that_lays_nothing_is_a_draw() -> None:
-    verdict = judge("R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6")
+def test_a_turn_that_lays_nothing_on_an_unchanged_table_is_a_draw_of_one_tile() -> None:
+    # Seed 000: "When players cannot play any tiles from their racks, or purposely choose not
+    # to, they must draw a tile from the pool."
+    verdict = judge("R1 R2 R3", "R1 R2 R3", opened=False)
     assert codes(verdict) == ["nothing_played"]
     assert "draw" in verdict.violations[0].message
-    assert codes(judge("R1 R2 R3", "R1 R2 R3", opened=False)) == ["nothing_played"]
+    assert verdict.penalty is Penalty.DRAW_ONE
+
+
+def test_a_rearrangement_that_lays_nothing_from_the_rack_is_a_failed_turn() -> None:
+    # Seed 000: "must also use at least one tile from his/her rack on that turn (just as on any
+    # other turn)"; the penalty of a failed turn is "draw three tiles from the pool".
+    verdict = judge("R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6")
+    assert codes(verdict) == ["nothing_played"]
+    assert verdict.penalty is Penalty.DRAW_THREE
 
 
 def test_every_violation_is_reported_in_the_stable_order() -> None:
@@ -236,7 +259,7 @@ def test_every_violation_is_reported_in_the_stable_order() -> None:
 def test_each_illegal_set_gets_its_own_violation_with_its_reason() -> None:
     verdict = judge("", "R1 R2 R4 | K7 K7 B7 | K10 K11 K12")
     assert codes(verdict) == ["illegal_set", "illegal_set"]
-    assert "set 1 `R1 R2 R4`" in verdict.violations[0].message
+    assert "set 1 “R1 R2 R4”" in verdict.violations[0].message
     assert "set 2" in verdict.violations[1].message
 
 
