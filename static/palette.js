@@ -32,12 +32,22 @@
     apply(field, button.dataset.paletteAction, button.dataset.tile);
   });
 
-  // Palettes follow the preset picker when the page has one: bonus jokers only with Twist.
+  // Palettes follow the preset picker when the page has one: bonus jokers only with the
+  // presets the core lists (the palette's data-bonus-presets, written by the server).
   document.addEventListener("change", function (event) {
     if (!event.target.matches("select[data-preset-picker]")) return;
-    const twist = event.target.value === "twist";
-    document.querySelectorAll(".palette .bonus-jokers").forEach(function (span) {
-      span.hidden = !twist;
+    const preset = event.target.value;
+    document.querySelectorAll(".palette").forEach(function (palette) {
+      const bonus = (palette.dataset.bonusPresets || "").split(" ").indexOf(preset) >= 0;
+      palette.querySelectorAll(".bonus-jokers").forEach(function (span) {
+        span.hidden = !bonus;
+      });
     });
   });
+
+  // The check page remembers the table it checked, for the turn page's "use the last table".
+  const checked = document.querySelector("[data-remember-table]");
+  if (checked) {
+    try { localStorage.setItem("companion.lastTable", checked.dataset.rememberTable); } catch (e) { /* private mode */ }
+  }
 })();

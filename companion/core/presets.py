@@ -74,6 +74,9 @@ TWIST = Preset(
 
 PRESETS: dict[str, Preset] = {p.key: p for p in (PRESSMAN, SABRA, TWIST)}
 DEFAULT_PRESET = PRESSMAN
+BONUS_JOKER_PRESETS: frozenset[str] = frozenset(
+    p.key for p in PRESETS.values() if p.has_bonus_jokers)
+"""The presets whose box holds bonus jokers: pages show the D, M and C tiles only for these."""
 
 
 class UnknownPresetError(ValueError):

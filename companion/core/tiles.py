@@ -8,7 +8,7 @@ A numbered tile is a colour letter and a number: ``K7`` black 7, ``R7`` red, ``B
 Tiles are separated by spaces or commas; sets by ``|``, ``;`` or a new line.
 
 >>> Tile.parse("r7")
-Tile(colour=<Colour.RED: 'R'>, number=7, joker=None)
+Tile.parse('R7')
 >>> str(Tile.parse("y12"))
 'O12'
 >>> format_table(parse_table("R5 R6 J | K7, B7, O7"))
@@ -27,6 +27,12 @@ LOWEST_NUMBER = 1
 HIGHEST_NUMBER = 13
 COPIES_OF_EACH_TILE = 2  # "2 sets of tiles numbered 1 to 13 in four colors" (seeds 000, 001)
 JOKER_RACK_PENALTY = 30  # "the penalty for having a joker on a rack is 30 points" (seed 000)
+MOST_TILES_IN_A_BOX = 104 + 8  # "104 Number Tiles" and 8 jokers in the Twist box (seed 003)
+LONGEST_NOTATION = MOST_TILES_IN_A_BOX * len("R13, ") * 8
+"""The longest text read as tiles: every tile of the biggest box written out (``R13, `` is the
+widest a tile gets with its separator), with eight times that for spaces, line breaks and set
+separators. Anything longer is refused before it is read: no real table, rack or photo reading
+comes near it, and reading a megabyte of text would cost seconds."""
 
 
 class Colour(Enum):
@@ -68,16 +74,18 @@ class NotationError(ValueError):
     """A token that is not a tile, with where it stands ("set 2, tile 3")."""
 
     def __init__(self, token: str, problem: str, *, set_number: int | None = None,
-                 tile_number: int | None = None) -> None:
+                 tile_number: int | None = None, place: str | None = None) -> None:
         self.token = token
         self.problem = problem
         self.set_number = set_number
         self.tile_number = tile_number
-        super().__init__(f"`{token}`{self.where_words}: {problem}")
+        self.place = place
+        shown = token if len(token) <= 20 else token[:12] + "…"
+        super().__init__(f"`{shown}`{self.where_words}: {problem}")
 
     @property
     def where_words(self) -> str:
-        parts = []
+        parts = [] if self.place is None else [self.place]
         if self.set_number is not None:
             parts.append(f"set {self.set_number}")
         if self.tile_number is not None:
@@ -87,7 +95,9 @@ class NotationError(ValueError):
     @property
     def where(self) -> dict[str, int | str]:
         """Machine-readable location, for the JSON answers."""
-        location: dict[str, int | str] = {"token": self.token}
+        location: dict[str, int | str] = {"token": self.token[:20]}
+        if self.place is not None:
+            location["place"] = self.place
         if self.set_number is not None:
             location["set"] = self.set_number
         if self.tile_number is not None:
@@ -122,13 +132,14 @@ class Tile:
 
     @classmethod
     def parse(cls, token: str, *, set_number: int | None = None,
-              tile_number: int | None = None) -> Tile:
-        """Read one token such as ``R7``, ``y12`` or ``J``; a NotationError says what is wrong."""
+              tile_number: int | None = None, place: str | None = None) -> Tile:
+        """Read one token such as ``R7``, ``y12`` or ``J``; a NotationError says what is wrong
+        and, for the usual slips (``J1``, ``R5R6R7``, ``09``), what was probably meant."""
         text = token.strip().upper()
 
         def fail(problem: str) -> NotationError:
             return NotationError(token.strip(), problem, set_number=set_number,
-                                 tile_number=tile_number)
+                                 tile_number=tile_number, place=place)
 
         if not text:
             raise fail("an empty tile")
@@ -136,6 +147,9 @@ class Tile:
             return cls.of_joker(JOKER_LETTERS[text])
         match = _NUMBERED.match(text)
         if match is None:
+            hint = _did_you_mean(text)
+            if hint:
+                raise fail(hint)
             if text[0] in COLOUR_LETTERS and len(text) == 1:
                 raise fail("a colour needs a number, as in R7")
             if text[0] in COLOUR_LETTERS or text[0].isdigit():
@@ -143,12 +157,20 @@ class Tile:
             raise fail("not a tile: colours are K (black), R (red), B (blue), O (orange); "
                        "jokers J, D, M, C")
         letter, digits = match.groups()
+        if letter in JOKER_LETTERS:
+            raise fail(f"a joker has no number: did you mean {letter}?")
         if letter not in COLOUR_LETTERS:
             raise fail(f"`{letter}` is not a colour: use K (black), R (red), B (blue) or O (orange)")
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > len(str(HIGHEST_NUMBER)):  # read no huge number: int() would refuse it
+            raise fail(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}")
         number = int(digits)
         if not LOWEST_NUMBER <= number <= HIGHEST_NUMBER:
             raise fail(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}")
         return cls.numbered(COLOUR_LETTERS[letter], number)
+
+    def __repr__(self) -> str:
+        return f"Tile.parse('{self}')"
 
     @property
     def is_joker(self) -> bool:
@@ -180,20 +202,48 @@ class Tile:
         return f"{self.colour.value}{self.number}"
 
 
+_RUN_TOGETHER = re.compile(r"^(?:[KRBOY](?:1[0-3]|[1-9])|[JDMC]){2,}$")
+_ZERO_FOR_O = re.compile(r"^0(1[0-3]|[1-9])$")
+
+
+def _did_you_mean(text: str) -> str | None:
+    """A hint for the slips people make typing tiles (``text`` is upper case)."""
+    if _RUN_TOGETHER.match(text):
+        spaced = " ".join(re.findall(r"[KRBOY](?:1[0-3]|[1-9])|[JDMC]", text))
+        return f"did you mean {spaced}? Separate the tiles with spaces"
+    zero = _ZERO_FOR_O.match(text)
+    if zero:
+        return f"did you mean O{zero.group(1)}? Orange is the letter O, not the digit 0"
+    return None
+
+
 Meld = tuple[Tile, ...]
 Table = tuple[Meld, ...]
 
 
+def refuse_long_text(text: str) -> None:
+    """Refuse, before reading it, text longer than any real table (``LONGEST_NOTATION``)."""
+    if len(text) > LONGEST_NOTATION:
+        raise NotationError(text.strip()[:12].strip(), f"the text is {len(text):,} characters long; a "
+                            f"whole box of tiles is written in far fewer (at most "
+                            f"{LONGEST_NOTATION:,} are read)")
+
+
 def parse_tiles(text: str, *, set_number: int | None = None) -> Meld:
-    """Read a run of tiles separated by spaces or commas (a rack or one set)."""
+    """Read a run of tiles separated by spaces or commas (one set)."""
+    refuse_long_text(text)
     tokens = [t for t in _TILE_SEPARATORS.split(text.strip()) if t]
     return tuple(Tile.parse(token, set_number=set_number, tile_number=i)
                  for i, token in enumerate(tokens, start=1))
 
 
 def parse_rack(text: str) -> Meld:
-    """Read a rack: tiles in any order; set separators are tolerated and ignored."""
-    return tuple(tile for meld in parse_table(text) for tile in meld)
+    """Read a rack: tiles in any order; set separators are tolerated and ignored. A rack has no
+    sets, so a bad tile is located as "rack, tile 2" counting every tile of the rack."""
+    refuse_long_text(text)
+    tokens = [t for t in _TILE_SEPARATORS.split(_SET_SEPARATORS.sub(" ", text).strip()) if t]
+    return tuple(Tile.parse(token, tile_number=i, place="rack")
+                 for i, token in enumerate(tokens, start=1))
 
 
 def parse_table(text: str) -> Table:
@@ -201,6 +251,7 @@ def parse_table(text: str) -> Table:
 
     Set numbers in error messages count the non-blank sets, as a player counts them.
     """
+    refuse_long_text(text)
     chunks = [chunk for chunk in _SET_SEPARATORS.split(text) if chunk.strip()]
     return tuple(parse_tiles(chunk, set_number=i) for i, chunk in enumerate(chunks, start=1))
 

@@ -28,7 +28,7 @@ def test_a_typo_is_shown_with_where_it_is_and_the_typed_table_survives(
     response = client.post("/check", data={"table": "R5 R6 R7 | K9 B9 R14", "preset": "sabra"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert "`R14` at set 2, tile 3: numbers run 1–13" in page
+    assert "<code>R14</code> at set 2, tile 3: numbers run 1–13" in page and "`" not in page
     assert "R5 R6 R7 | K9 B9 R14</textarea>" in page
     assert '<option selected value="sabra">' in page
 
@@ -55,7 +55,9 @@ def test_the_api_answers_the_documented_shape(client: FlaskClient) -> None:
     assert set(first) >= {"tiles", "legal", "kind", "reason", "value", "jokers", "reordered"}
     assert first["tiles"] == ["R12", "R13", "J"]
     assert first["kind"] == "run" and first["reordered"] is True
-    assert first["jokers"] == [{"position": 3, "joker": "J", "stands_for": ["R11"]}]
+    # Issue 8: a reordered set numbers its jokers in the order laid (J R12 R13).
+    assert first["jokers"] == [{"position": 1, "typed_position": 3, "joker": "J",
+                                "stands_for": ["R11"]}]
 
 
 @pytest.mark.parametrize(("payload", "status", "fragment", "where"), [

@@ -29,10 +29,10 @@ def test_an_illegal_turn_shows_every_violation_the_table_to_restore_and_the_pena
                            rack="B5 K7 R7 O7", opened="y")
     assert status == 200
     assert 'data-code="tile_removed"' in html and 'data-code="joker_not_reused"' in html
-    assert "Freed from `B3 B4 J`" not in html and "freed from `B3 B4 J`" in html
+    assert "freed from “B3 B4 J”" in html and "`" not in html
     restore = html[html.index("Put the table back"):html.index("Penalty:")]
     assert 'title="joker"' in restore and 'title="blue 4"' in restore
-    assert "draws 3" in html
+    assert "draw 3 tiles" in html and 'data-penalty="draw_three"' in html
 
 
 def test_an_initial_meld_below_the_minimum_says_what_it_is_worth(client: FlaskClient) -> None:
@@ -44,7 +44,7 @@ def test_an_initial_meld_below_the_minimum_says_what_it_is_worth(client: FlaskCl
 def test_bad_notation_is_refused_with_422_keeping_what_was_typed(client: FlaskClient) -> None:
     status, html = referee(client, before="R5 R6 R7", after="R5 R6 R7 Q8", rack="R8")
     assert status == 422
-    assert "`Q8` at set 1, tile 4" in html
+    assert "<code>Q8</code> at set 1, tile 4" in html
     assert "R5 R6 R7 Q8</textarea>" in html
 
 

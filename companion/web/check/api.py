@@ -8,31 +8,27 @@ from flask import Blueprint, jsonify, request
 
 from companion.core.melds import check_table
 from companion.core.tiles import ImpossibleTilesError, NotationError, parse_table
-from companion.web.api import preset_field
+from companion.web.api import ApiInputError, preset_field
 
 bp = Blueprint("check_api", __name__)
-
-
-def bad_request(message: str, where: Any = None) -> tuple[Any, int]:
-    return jsonify(error=message, where=where), 400
 
 
 @bp.post("/check")
 def check() -> Any:
     payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
-        return bad_request("send a JSON object such as {\"table\": \"R5 R6 R7\", "
-                           "\"preset\": \"pressman\"}")
+        raise ApiInputError("send a JSON object such as {\"table\": \"R5 R6 R7\", "
+                            "\"preset\": \"pressman\"}")
     table_text = payload.get("table")
     if not isinstance(table_text, str):
-        return bad_request("`table` must be a string of tiles, sets separated by | ; or new lines",
-                           {"field": "table"})
+        raise ApiInputError("`table` must be a string of tiles, sets separated by | ; or new "
+                            "lines", {"field": "table"})
     preset = preset_field(payload.get("preset"))
     try:
         table = parse_table(table_text)
         if not table:
-            return bad_request("the table is empty: give at least one set", {"field": "table"})
+            raise ApiInputError("the table is empty: give at least one set", {"field": "table"})
         verdict = check_table(table, preset=preset)
     except (NotationError, ImpossibleTilesError) as error:
-        return bad_request(str(error), error.where)
+        raise ApiInputError(str(error), error.where) from error
     return jsonify(verdict.to_json())

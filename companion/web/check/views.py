@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, render_template, request
+from markupsafe import Markup, escape
 
 from companion.core.melds import check_table as check_table_rules
-from companion.core.presets import get_preset
+from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
 from companion.core.tiles import ImpossibleTilesError, parse_table
 from companion.web.check.forms import CheckTableForm
 
 bp = Blueprint("check", __name__)
+
+
+@bp.app_context_processor
+def rule_facts() -> dict[str, object]:
+    """What templates may ask the core (the palette shows bonus jokers for these presets)."""
+    return {"bonus_joker_presets": BONUS_JOKER_PRESETS}
+
+
+_QUOTED_TOKEN = re.compile(r"`([^`]*)`")
+
+
+@bp.app_template_filter("notation_message")
+def notation_message(message: str) -> Markup:
+    """A core message for a page: the tokens it quotes in `backticks` become <code>, so no raw
+    backtick reaches the page text."""
+    return Markup(_QUOTED_TOKEN.sub(lambda m: f"<code>{m.group(1)}</code>", str(escape(message))))
 
 
 @bp.get("/")
@@ -25,7 +44,8 @@ def check_table() -> tuple[str, int] | str:
         valid = form.validate()
     else:  # a link such as /check?table=R5+R6+R7 checks at once: nothing is written
         form = CheckTableForm(formdata=request.args or None)
-        valid = all([form.table.validate(form), form.preset.validate(form)])  # every error shown
+        valid = "table" in request.args and all(  # every error shown, none before typing
+            [form.table.validate(form), form.preset.validate(form)])
     submitted = request.method == "POST" or "table" in request.args
     verdict = None
     if submitted and valid:
@@ -35,6 +55,6 @@ def check_table() -> tuple[str, int] | str:
         except ImpossibleTilesError as error:
             form.table.errors = [str(error)]
     status = 422 if submitted and verdict is None else 200
-    bonus = form.preset.data == "twist"
+    bonus = form.preset.data in BONUS_JOKER_PRESETS
     return render_template("check/check.html", form=form, verdict=verdict,
                            bonus_jokers=bonus), status

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from companion.core.presets import get_preset
+from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.tiles import parse_table
 from companion.web.turns.forms import RefereeTurnForm, TimerForm
@@ -26,8 +26,10 @@ def referee() -> tuple[str, int]:
         valid = form.validate()
     else:  # a GET writes nothing: its fields are checked, the (absent) CSRF token is not
         form = RefereeTurnForm(formdata=request.args or None)
-        checked = [field.validate(form) for field in form if field.name != "csrf_token"]
-        valid = all(checked)  # every field checked first, so that every error shows
+        valid = False
+        if {"before", "after"} <= request.args.keys():  # no error shown before anything typed
+            checked = [field.validate(form) for field in form if field.name != "csrf_token"]
+            valid = all(checked)  # every field checked first, so that every error shows
     submitted = posted or {"before", "after"} <= request.args.keys()
     verdict: TurnVerdict | None = None
     if submitted and valid:
@@ -41,7 +43,7 @@ def referee() -> tuple[str, int]:
     before_table = parse_table(form.before.data or "") if verdict is not None else ()
     return render_template("turns/referee.html", form=form, verdict=verdict,
                            before_table=before_table,
-                           bonus_jokers=form.preset.data == "twist"), status
+                           bonus_jokers=form.preset.data in BONUS_JOKER_PRESETS), status
 
 
 @bp.get("/timer")
