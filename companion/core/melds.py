@@ -276,22 +276,35 @@ def _group_readings(tiles: Meld, *, min_width: int = MIN_SET_SIZE) -> Iterator[_
             yield _Reading(MeldKind.GROUP, tuple(range(len(tiles))), slots)
 
 
-def _share_colours(joker_indexes: Sequence[int], tiles: Meld,
-                   missing: Sequence[Colour]) -> Iterator[dict[int, tuple[Colour, ...]]]:
-    """Every way to hand the missing colours to the jokers (a double joker takes two)."""
+def _share_colours(joker_indexes: Sequence[int], tiles: Meld, missing: Sequence[Colour],
+                   floor: dict[JokerKind, int] | None = None,
+                   ) -> Iterator[dict[int, tuple[Colour, ...]]]:
+    """Every way to hand the missing colours to the jokers (a double joker takes two).
+
+    Jokers of one kind are interchangeable, so only one order of handing out is tried among
+    them (each later joker of a kind takes a colour after the one before): ``K9 J J J`` has 1
+    sharing, not 6. ``_kind_reading`` gives every joker of a kind the options of all of them.
+    """
     if not joker_indexes:
         yield {}
         return
+    floor = floor or {}
     first, rest = joker_indexes[0], joker_indexes[1:]
+    kind = tiles[first].joker
+    assert kind is not None
     take = _width(tiles[first])
     for i, colour in enumerate(missing):
+        rank = list(Colour).index(colour)
+        if rank < floor.get(kind, 0):
+            continue
+        after = {**floor, kind: rank + 1}
         if take == 1:
-            for tail in _share_colours(rest, tiles, [c for c in missing if c != colour]):
+            for tail in _share_colours(rest, tiles, [c for c in missing if c != colour], after):
                 yield {first: (colour,), **tail}
         else:
             for other in missing[i + 1:]:
                 remaining = [c for c in missing if c not in (colour, other)]
-                for tail in _share_colours(rest, tiles, remaining):
+                for tail in _share_colours(rest, tiles, remaining, after):
                     yield {first: (colour, other), **tail}
 
 
@@ -409,21 +422,35 @@ def _side_readings(side: Meld) -> Iterator[tuple[MeldKind, tuple[tuple[Slot, ...
         yield MeldKind.GROUP, reading.slots
 
 
+def _mirror_key(kind: MeldKind, slots: tuple[tuple[Slot, ...], ...],
+                *, reverse: bool) -> tuple[object, ...]:
+    """What two sides of a mirror joker must share: the same tiles in any order (a group), the
+    same tiles in reverse order (a run)."""
+    flat = [slot for stands in slots for slot in stands]
+    if kind is MeldKind.GROUP:
+        return (kind, frozenset(Counter(flat).items()))
+    return (kind, tuple(flat[::-1] if reverse else flat))
+
+
 def _mirror_readings(tiles: Meld) -> Iterator[_Reading]:
+    """Sides are matched through a dictionary, so the cost grows with the number of readings of
+    each side, not with their product (a side of jokers alone has a hundred readings)."""
     (mirror,) = [i for i, t in enumerate(tiles) if t.joker is JokerKind.MIRROR]
     left, right = tiles[:mirror], tiles[mirror + 1:]
-    right_readings = list(_side_readings(right))
-    for left_kind, left_slots in _side_readings(left):
-        left_flat = [slot for stands in left_slots for slot in stands]
-        for right_kind, right_slots in right_readings:
-            if right_kind is not left_kind:
-                continue
-            right_flat = [slot for stands in right_slots for slot in stands]
-            mirrored = (Counter(left_flat) == Counter(right_flat) if left_kind is MeldKind.GROUP
-                        else left_flat == right_flat[::-1])
-            if mirrored:
-                yield _Reading(left_kind, tuple(range(len(tiles))),
-                               left_slots + ((),) + right_slots)
+    width = sum(_width(t) for t in left)
+    if width < MIN_MIRROR_SIDE or width != sum(_width(t) for t in right):
+        return
+    left_readings = list(_side_readings(left))
+    if not left_readings:
+        return
+    right_by_key: dict[tuple[object, ...], list[tuple[tuple[Slot, ...], ...]]] = {}
+    for right_kind, right_slots in _side_readings(right):
+        right_by_key.setdefault(_mirror_key(right_kind, right_slots, reverse=True),
+                                []).append(right_slots)
+    for left_kind, left_slots in left_readings:
+        for right_slots in right_by_key.get(_mirror_key(left_kind, left_slots, reverse=False),
+                                            []):
+            yield _Reading(left_kind, tuple(range(len(tiles))), left_slots + ((),) + right_slots)
 
 
 # --- choosing a reading, and saying why there is none ---------------------------------------
@@ -473,9 +500,18 @@ def _kind_reading(tiles: Meld, readings: list[_Reading]) -> KindReading:
     best = [r for r in readings if r.value == best_value]
     order = best[0].order
     laid_position = {index: place for place, index in enumerate(order, start=1)}
+    options: dict[int, set[tuple[Slot, ...]]] = {}
+    for index, tile in enumerate(tiles):
+        if tile.joker is not None:
+            options[index] = {r.slots[index] for r in best}
+    if readings[0].kind is MeldKind.GROUP:  # interchangeable jokers: see _share_colours
+        for kind in {t.joker for t in tiles if t.joker is not None}:
+            same = [i for i in options if tiles[i].joker is kind]
+            shared = set().union(*(options[i] for i in same))
+            for i in same:
+                options[i] = shared
     jokers = tuple(sorted(
-        (JokerReading(laid_position[i], t.joker, tuple(sorted({r.slots[i] for r in best},
-                                                              key=_slot_key)),
+        (JokerReading(laid_position[i], t.joker, tuple(sorted(options[i], key=_slot_key)),
                       typed_position=i + 1)
          for i, t in enumerate(tiles) if t.joker is not None),
         key=lambda reading: reading.position))
