@@ -110,7 +110,8 @@ class ConfiguredBaseUrl:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("MAX_BODY_BYTES", MAX_BODY_BYTES)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:  # Flask's default sends no SameSite
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.request_class = SizedRequest
     app.session_interface = SessionInterface()
