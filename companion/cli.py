@@ -167,10 +167,10 @@ def serve(host: str, port: int, threads: int, workers: int) -> None:
 
     The database is $DATABASE_URL (PostgreSQL), else the SQLite file in the instance folder.
     """
-    from companion.web.server import MissingSecretKey
+    from companion.web.server import CannotServe
     from companion.web.server import serve as run_server
 
     try:
         run_server(host=host, port=port, threads=threads, workers=workers)
-    except MissingSecretKey as error:
+    except CannotServe as error:
         raise BadInput(str(error)) from error

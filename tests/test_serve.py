@@ -75,6 +75,23 @@ def test_two_workers_with_a_secret_key_and_the_port_from_the_environment(
     assert server.log_text().count("Booting worker") == 2
 
 
+@pytest.mark.parametrize(("setting", "said"), [
+    ({"DATABASE_URL": "postgresql://club:hunter2@127.0.0.1:1/companion"},
+     "cannot prepare the database postgresql+psycopg://club:***@127.0.0.1:1/companion"),
+    ({"COMPANION_BASE_URL": "scores.example.org"},
+     "COMPANION_BASE_URL must look like https://scores.example.org"),
+])
+def test_a_setting_that_cannot_work_stops_serve_with_one_clear_line(
+        tmp_path: Path, setting: dict[str, str], said: str) -> None:
+    environment = server_environment(COMPANION_INSTANCE=str(tmp_path), **setting)
+    refused = subprocess.run([*COMPANION, "serve", "--port", str(free_port())], env=environment,
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                             check=False)
+    assert refused.returncode == 2
+    assert said in refused.stderr
+    assert "Traceback" not in refused.stderr and "hunter2" not in refused.stderr
+
+
 def test_the_version_comes_from_one_place() -> None:
     shown = subprocess.run([*COMPANION, "--version"], capture_output=True, text=True,
                            check=True, timeout=60)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, g, jsonify, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.wrappers import Request
+from jinja2 import TemplateError
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import InternalServerError, RequestEntityTooLarge
@@ -31,14 +32,14 @@ LARGE_UPLOAD_BLUEPRINTS = frozenset({"photos", "photos_api"})
 
 # No 'unsafe-inline' anywhere: scripts and styles come only from static/. The photo page shows
 # the annotated picture as a data: URL.
-CONTENT_SECURITY_POLICY = "; ".join((
-    "default-src 'self'",
-    "img-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-))
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; "
+    "img-src 'self' data:; "
+    "object-src 'none'; "
+    "base-uri 'none'; "
+    "form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -195,5 +196,5 @@ def _server_error(error: InternalServerError) -> tuple[Any, int]:
         return jsonify(error=error.description), 500
     try:
         return render_template("error.html", error=error), 500
-    except Exception:  # the page itself may be what fails (a broken template, no database)
+    except (TemplateError, SQLAlchemyError, LookupError):  # the page itself may be what fails
         return error.description, 500

@@ -14,8 +14,9 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-class MissingSecretKey(Exception):
-    """Several worker processes must sign cookies with one key that none of them invents."""
+
+class CannotServe(Exception):
+    """A setting or the database stops the server before it starts: said in one sentence."""
 
 
 class CompanionServer(BaseApplication):  # type: ignore[misc]
@@ -42,12 +43,19 @@ class CompanionServer(BaseApplication):  # type: ignore[misc]
 def migrate_database(app: Flask) -> None:
     """The same as ``flask db upgrade``; the master's connections are closed before forking."""
     from flask_migrate import upgrade
+    from sqlalchemy.exc import SQLAlchemyError
 
     from companion.web.extensions import db
 
     with app.app_context():
-        upgrade()
-        db.engine.dispose()
+        try:
+            upgrade()
+        except SQLAlchemyError as error:
+            where = db.engine.url.render_as_string(hide_password=True)
+            raise CannotServe(f"cannot prepare the database {where}: "
+                              f"{getattr(error, 'orig', None) or error}") from error
+        finally:
+            db.engine.dispose()
 
 
 def serve(*, host: str, port: int, threads: int, workers: int) -> None:
@@ -55,9 +63,12 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
 
     # Every worker reads its pool size from the environment it inherits: one connection a thread.
     os.environ["FLASK_DATABASE_POOL_SIZE"] = str(threads)
-    app = create_app()
+    try:
+        app = create_app()
+    except ValueError as error:  # a setting that cannot work, such as COMPANION_BASE_URL
+        raise CannotServe(str(error)) from error
     if workers > 1 and app.config.get("SECRET_KEY_GENERATED"):
-        raise MissingSecretKey(
+        raise CannotServe(
             f"--workers {workers} needs SECRET_KEY in the environment: every worker process "
             "must sign the session cookies with the same key. For example: "
             "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')")
