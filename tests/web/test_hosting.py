@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from companion.web import PROJECT_ROOT, create_app
 from companion.web.extensions import db
 from companion.web.hosting import REQUEST_LOG
 from tests.every_page import ClientBrowser, inline_code, visit_every_page
+from tests.fixtures import SAMPLE_PHOTO
 
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
 
@@ -50,6 +52,15 @@ def test_every_page_has_the_security_headers_and_no_inline_script_handler_or_sty
         if answer.headers["content-type"].startswith("text/html"):
             assert answer.text.lstrip().lower().startswith("<!doctype html>"), path
             assert inline_code(answer.text) == [], path
+
+
+def test_the_read_photo_page_has_no_inline_code_either(client: FlaskClient) -> None:
+    answer = client.post("/photo", data={"photo": (io.BytesIO(SAMPLE_PHOTO.read_bytes()),
+                                                   "table.jpg")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 200 and 'src="data:image/png;base64,' in answer.text
+    check_security_headers("/photo", {k.lower(): v for k, v in answer.headers})
+    assert inline_code(answer.text) == []
 
 
 def test_the_inline_code_finder_finds_what_the_policy_would_block() -> None:
@@ -109,8 +120,6 @@ def test_bodies_are_small_except_photos_and_too_large_is_a_clear_413(
 
 
 def _bytes(size: int) -> Any:
-    import io
-
     return io.BytesIO(b"\x00" * size)
 
 
