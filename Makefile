@@ -10,8 +10,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test db chromium postgres benchmark lint clean
 
-run: $(RUNTIME) db
-	$(FLASK) run --host 127.0.0.1 --port 5000
+# `companion serve` migrates the database first (the same as `make db`), then runs gunicorn.
+run: $(RUNTIME)
+	$(BIN)/companion serve --host 127.0.0.1 --port 5000
 
 test: $(DEV) chromium postgres
 	$(BIN)/python -m pytest -q

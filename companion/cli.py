@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
+from companion import __version__
 from companion.core.presets import PRESETS, UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, NotationError
 
@@ -46,7 +47,7 @@ def report_verdict(verdict: Any, *, as_json: bool) -> NoReturn:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="companion")
+@click.version_option(version=__version__, prog_name="companion")
 def main() -> None:
     """Companion: score keeper and table referee for Rummikub with real tiles."""
 
@@ -150,3 +151,26 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
                                f"{read.tile} ({read.confidence:.0%} sure).")
     legal = reading.verdict is not None and reading.verdict.legal
     sys.exit(EXIT_LEGAL if legal else EXIT_ILLEGAL)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 for every network).")
+@click.option("--port", default=5000, show_default=True, envvar="PORT",
+              type=click.IntRange(1, 65535), help="Port to listen on (also $PORT).")
+@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 512),
+              help="Threads per worker process (one per open request; live updates hold one).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (more than one needs $SECRET_KEY).")
+def serve(host: str, port: int, threads: int, workers: int) -> None:
+    """Migrate the database, then serve the app with gunicorn (threaded workers).
+
+    The database is $DATABASE_URL (PostgreSQL), else the SQLite file in the instance folder.
+    """
+    from companion.web.server import CannotServe
+    from companion.web.server import serve as run_server
+
+    try:
+        run_server(host=host, port=port, threads=threads, workers=workers)
+    except CannotServe as error:
+        raise BadInput(str(error)) from error

@@ -28,3 +28,16 @@
   });
   document.addEventListener("DOMContentLoaded", markWinner);
 })();
+
+// The score sheet's buttons (no inline handlers: the Content-Security-Policy forbids them).
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    const question = event.target.dataset && event.target.dataset.confirm;
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+    if (event.target.matches("[data-select-on-click]")) event.target.select();
+  });
+})();

@@ -1,8 +1,9 @@
 """The web layer: an app factory, one blueprint package per feature.
 
-``flask --app companion.web run`` serves it. Configuration comes from the defaults below,
-then ``instance/config.py``, then ``FLASK_*`` environment variables; ``DATABASE_URL`` points
-the database at PostgreSQL.
+``companion serve`` serves it (``flask --app companion.web run`` for development).
+Configuration comes from the defaults below, then ``instance/config.py``, then ``FLASK_*``
+environment variables; ``DATABASE_URL`` points the database at PostgreSQL, ``SECRET_KEY`` and
+``COMPANION_BASE_URL`` are read from the environment too.
 """
 
 from __future__ import annotations
@@ -17,26 +18,46 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import HTTPException
 
+from companion.web import hosting
 from companion.web.api import register_api_errors
 from companion.web.extensions import csrf, db, migrate
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = PACKAGE_ROOT.parent
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+# A checkout keeps templates/, static/ and migrations/ at its top; a wheel ships them inside the
+# package (companion/templates, ...), see setup.py.
+FROM_CHECKOUT = not (PACKAGE_ROOT / "templates").is_dir()
+
+
+def shipped_folder(name: str) -> Path:
+    """templates, static or migrations: at the top of a checkout, in the installed package."""
+    return PROJECT_ROOT / name if FROM_CHECKOUT else PACKAGE_ROOT / name
+
+
+def _default_instance_path() -> str | None:
+    """``COMPANION_INSTANCE``, else instance/ of the checkout, else Flask's choice for an
+    installed package (``<venv>/var/companion.web-instance``)."""
+    if configured := os.environ.get("COMPANION_INSTANCE"):
+        return configured
+    return str(PROJECT_ROOT / "instance") if FROM_CHECKOUT else None
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
-        instance_path=os.environ.get("COMPANION_INSTANCE", str(PROJECT_ROOT / "instance")),
+        instance_path=_default_instance_path(),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(shipped_folder("templates")),
+        static_folder=str(shipped_folder("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=_database_url(app.instance_path),
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         WTF_CSRF_TIME_LIMIT=None,
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
+        COMPANION_BASE_URL=os.environ.get("COMPANION_BASE_URL"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -45,10 +66,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY_GENERATED"] = True
+    _size_the_pool(app)
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
+    migrate.init_app(app, db, directory=str(shipped_folder("migrations")))
     csrf.init_app(app)
+    hosting.init_app(app)
 
     from companion.web import models  # noqa: F401  (registers the tables)
     from companion.web.check import api as check_api
@@ -84,6 +108,18 @@ def _database_url(instance_path: str) -> str:
     return "sqlite:///" + str(Path(instance_path) / "companion.sqlite")
 
 
+def _size_the_pool(app: Flask) -> None:
+    """One database connection per server thread (``DATABASE_POOL_SIZE``, set by ``serve``)."""
+    pool_size = app.config.get("DATABASE_POOL_SIZE")
+    url = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    if pool_size and ":memory:" not in url:
+        options = {"pool_size": int(pool_size), "max_overflow": 4, "pool_timeout": 30}
+        if not url.startswith("sqlite"):
+            options["pool_pre_ping"] = True
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options | app.config.get(
+            "SQLALCHEMY_ENGINE_OPTIONS", {})
+
+
 def _instance_secret_key(instance: Path) -> str:
     """Generate a secret key into the instance folder on first run, never a fixed one."""
     key_file = instance / "secret_key"
@@ -93,11 +129,18 @@ def _instance_secret_key(instance: Path) -> str:
     return key_file.read_text().strip()
 
 
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
 @event.listens_for(Engine, "connect")
-def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Foreign keys on; WAL so readers never wait for a writer; a writer waits its turn
+    (up to the busy timeout) instead of failing with "database is locked"."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()
 
 

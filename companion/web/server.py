@@ -1,0 +1,84 @@
+"""``companion serve``: bring the database up to date, then serve with gunicorn.
+
+Gunicorn's ``gthread`` worker: each worker process answers with a pool of threads, so a request
+that stays open (live updates by Server-Sent Events) holds one thread, not a whole process, and
+the other threads keep answering. Pages and the API are short and mostly wait on the database,
+which threads do well in Python. See "Run it for a club" in the README.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+from gunicorn.app.base import BaseApplication
+
+
+class CannotServe(Exception):
+    """A setting or the database stops the server before it starts: said in one sentence."""
+
+
+class CompanionServer(BaseApplication):  # type: ignore[misc]
+    """Gunicorn run from Python: every worker process builds its own app after the fork."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for name, value in self.options.items():
+            self.cfg.set(name, value)
+        # Gunicorn 25+ opens a control socket at one fixed path per user: two servers on one
+        # machine would fight over it, and nothing here uses it.
+        if "control_socket_disable" in self.cfg.settings:
+            self.cfg.set("control_socket_disable", True)
+
+    def load(self) -> Flask:
+        from companion.web import create_app
+
+        return create_app()
+
+
+def migrate_database(app: Flask) -> None:
+    """The same as ``flask db upgrade``; the master's connections are closed before forking."""
+    from flask_migrate import upgrade
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from companion.web.extensions import db
+
+    with app.app_context():
+        try:
+            upgrade()
+        except SQLAlchemyError as error:
+            where = db.engine.url.render_as_string(hide_password=True)
+            raise CannotServe(f"cannot prepare the database {where}: "
+                              f"{getattr(error, 'orig', None) or error}") from error
+        finally:
+            db.engine.dispose()
+
+
+def serve(*, host: str, port: int, threads: int, workers: int) -> None:
+    from companion.web import create_app
+
+    # Every worker reads its pool size from the environment it inherits: one connection a thread.
+    os.environ["FLASK_DATABASE_POOL_SIZE"] = str(threads)
+    try:
+        app = create_app()
+    except ValueError as error:  # a setting that cannot work, such as COMPANION_BASE_URL
+        raise CannotServe(str(error)) from error
+    if workers > 1 and app.config.get("SECRET_KEY_GENERATED"):
+        raise CannotServe(
+            f"--workers {workers} needs SECRET_KEY in the environment: every worker process "
+            "must sign the session cookies with the same key. For example: "
+            "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')")
+    migrate_database(app)
+    CompanionServer({
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "threads": threads,
+        "worker_class": "gthread",
+        "proc_name": "companion",
+        "accesslog": None,  # the app logs one line per request, with its request id
+        "errorlog": "-",
+    }).run()
