@@ -28,3 +28,18 @@
   });
   document.addEventListener("DOMContentLoaded", markWinner);
 })();
+
+// Buttons that ask first, print, and share links selected on a tap (no inline handlers: the
+// Content-Security-Policy forbids them).
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    const question = event.target.dataset && event.target.dataset.confirm;
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+    const field = event.target.closest("[data-select-on-click]");
+    if (field) field.select();
+  });
+})();
