@@ -275,8 +275,11 @@ def delete_game(session_id: str, game_number: int) -> Any:
     """Undo the last game; ``POST /sessions/<id>/redo`` puts it back until the next change."""
     key = idempotency()
     session = writable_session(session_id)
-    existing_game(session, game_number)
-    return answer(service.undo_last_game(session, game_number, idempotency=key))
+    try:
+        return answer(service.undo_last_game(session, game_number, idempotency=key))
+    except LookupError:
+        existing_game(session, game_number)
+        raise
 
 
 @bp.post("/sessions/<session_id>/redo")
