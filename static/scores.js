@@ -29,7 +29,8 @@
   document.addEventListener("DOMContentLoaded", markWinner);
 })();
 
-// The score sheet's buttons (no inline handlers: the Content-Security-Policy forbids them).
+// Buttons that ask first, print, and share links selected on a tap (no inline handlers: the
+// Content-Security-Policy forbids them).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -38,6 +39,7 @@
   });
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();
-    if (event.target.matches("[data-select-on-click]")) event.target.select();
+    const field = event.target.closest("[data-select-on-click]");
+    if (field) field.select();
   });
 })();

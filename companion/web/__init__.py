@@ -150,5 +150,5 @@ def _register_error_pages(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         if request.path.startswith("/api/"):
-            return jsonify(error=error.description), error.code
+            return jsonify(error=error.description, where=None), error.code
         return render_template("error.html", error=error), error.code

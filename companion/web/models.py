@@ -3,26 +3,41 @@
 Racks are stored in tile notation (``rack``) or, when only a total was given, as points and
 jokers, so any game can be re-scored and audited. Scores are stored as recorded; the score
 sheet (subtotals, totals, standings) is always derived from them by the core.
+
+A session is known to the outside only by its ``public_id``, a random token: the integer
+primary key stays internal, so ids cannot be guessed, counted or handed to the next session
+after a delete. Which browser may change which session is a row of ``score_access`` keyed by
+the hash of that browser's device token (one small cookie, whatever the number of sessions).
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.core.presets import Preset, get_preset
 from companion.core.scoring import Ending, GameResult, Rack, apply_rule_overrides
 from companion.core.tiles import parse_rack
+from companion.web import transactions  # noqa: F401  (SQLite transactions begin as SQLAlchemy says)
 from companion.web.extensions import db
 
-__all__ = ["Game", "GameChange", "GameEntry", "Player", "ScoreSession", "db"]
+__all__ = ["Game", "GameChange", "GameEntry", "Player", "ScoreSession", "SessionAccess", "db",
+           "new_public_id"]
+
+PUBLIC_ID_BYTES = 12
+"""96 random bits: 16 URL-safe characters that nobody guesses or counts through."""
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_public_id() -> str:
+    return secrets.token_urlsafe(PUBLIC_ID_BYTES)
 
 
 class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
@@ -31,6 +46,7 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "score_session"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
     preset_key: Mapped[str] = mapped_column(String(20))
@@ -64,7 +80,7 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
         return next(player for player in self.players if player.name == name)
 
     def results(self) -> list[GameResult]:
-        return [game.to_result(self.player_names) for game in self.games]
+        return [game.to_result(self.players) for game in self.games]
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -99,11 +115,15 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     entries: Mapped[list[GameEntry]] = relationship(
         back_populates="game", cascade="all, delete-orphan", passive_deletes=True)
 
-    def to_result(self, players: tuple[str, ...]) -> GameResult:
-        by_name = {entry.player.name: entry for entry in self.entries}
-        return GameResult(Ending(self.ending), self.winner.name, players,
-                          tuple(by_name[name].score for name in players),
-                          tuple(by_name[name].to_rack() for name in players))
+    def to_result(self, players: list[Player]) -> GameResult:
+        """The game as the core sees it. Entries are matched to seats by player id, so no
+        per-entry query is needed once the session's players are loaded."""
+        by_player = {entry.player_id: entry for entry in self.entries}
+        names = {player.id: player.name for player in players}
+        return GameResult(Ending(self.ending), names[self.winner_id],
+                          tuple(player.name for player in players),
+                          tuple(by_player[player.id].score for player in players),
+                          tuple(by_player[player.id].to_rack() for player in players))
 
 
 class GameEntry(db.Model):  # type: ignore[name-defined,misc]
@@ -132,9 +152,16 @@ class GameEntry(db.Model):  # type: ignore[name-defined,misc]
 
 
 class GameChange(db.Model):  # type: ignore[name-defined,misc]
-    """The history of a session's games: what was recorded, edited or undone, and when."""
+    """The history of a session's games: what was recorded, edited, undone or redone, and when.
+
+    A write sent with an idempotency key keeps the key, a hash of the request and the answer
+    given, so the same request sent again (a retry after a lost answer) gets the first answer
+    instead of a second game.
+    """
 
     __tablename__ = "score_game_change"
+    __table_args__ = (UniqueConstraint("session_id", "idempotency_key",
+                                       name="uq_score_game_change_idempotency_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
@@ -144,5 +171,26 @@ class GameChange(db.Model):  # type: ignore[name-defined,misc]
     summary: Mapped[str] = mapped_column(Text)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    idempotency_key: Mapped[str | None] = mapped_column(String(100), default=None)
+    request_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     session: Mapped[ScoreSession] = relationship(back_populates="changes")
+
+
+class SessionAccess(db.Model):  # type: ignore[name-defined,misc]
+    """A browser that created or joined a session: it may change it and sees it in its list.
+
+    ``device_hash`` is the SHA-256 of the browser's device token (the cookie holds the token,
+    the database only its hash, as with edit keys).
+    """
+
+    __tablename__ = "score_access"
+    __table_args__ = (UniqueConstraint("device_hash", "session_id",
+                                       name="uq_score_access_device_session"),
+                      Index("ix_score_access_session_id", "session_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_hash: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
+    granted_at: Mapped[datetime] = mapped_column(default=utc_now)

@@ -23,17 +23,26 @@ from tests.golden import GOLDEN, GOLDEN_AS_PLAYED, GOLDEN_STANDINGS
 from tests.postgres.conftest import PostgresCluster, dispose, postgres_app
 
 
-def start(client: FlaskClient, **extra: Any) -> tuple[int, dict[str, str]]:
+def start(client: FlaskClient, **extra: Any) -> tuple[str, dict[str, str]]:
     answer = client.post("/api/v1/sessions",
                          json={"players": ["A", "B", "C", "D"], "rounds": 1, **extra})
     assert answer.status_code == 201, answer.json
     return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
 
 
-def play(client: FlaskClient, session_id: int, key: dict[str, str], games: int) -> None:
+def play(client: FlaskClient, session_id: str, key: dict[str, str], games: int) -> None:
     for body in GOLDEN_AS_PLAYED[:games]:
         answer = client.post(f"/api/v1/sessions/{session_id}/games", json=body, headers=key)
         assert answer.status_code == 201, answer.json
+
+
+def internal_id(app: Flask, public_id: str) -> int:
+    """The integer key behind a session's public id (it never leaves the server)."""
+    with app.app_context():
+        found = db.session.scalar(select(ScoreSession.id)
+                                  .where(ScoreSession.public_id == public_id))
+    assert found is not None
+    return found
 
 
 def rows_of(session_id: int) -> dict[str, int]:
@@ -106,18 +115,20 @@ def test_deleting_a_session_removes_its_players_games_entries_and_history_only(
     play(client, kept_id, kept_key, games=1)
     gone_id, gone_key = start(client)
     play(client, gone_id, gone_key, games=2)
+    kept, gone = internal_id(app, kept_id), internal_id(app, gone_id)
 
     assert client.delete(f"/api/v1/sessions/{gone_id}", headers=gone_key).status_code == 200
     with app.app_context():
-        assert rows_of(gone_id) == {"players": 0, "games": 0, "history": 0, "entries": 0}
-        assert rows_of(kept_id) == {"players": 4, "games": 1, "history": 1, "entries": 4}
+        assert rows_of(gone) == {"players": 0, "games": 0, "history": 0, "entries": 0}
+        assert rows_of(kept) == {"players": 4, "games": 1, "history": 1, "entries": 4}
     assert client.get(f"/api/v1/sessions/{kept_id}").json["totals"] == GOLDEN[0]
 
 
 def test_the_database_itself_cascades_a_deleted_session_and_refuses_orphans(
         app: Flask, client: FlaskClient) -> None:
-    session_id, key = start(client)
-    play(client, session_id, key, games=2)
+    public_id, key = start(client)
+    play(client, public_id, key, games=2)
+    session_id = internal_id(app, public_id)
     with app.app_context():
         db.session.execute(delete(ScoreSession).where(ScoreSession.id == session_id))
         db.session.commit()
@@ -130,8 +141,9 @@ def test_the_database_itself_cascades_a_deleted_session_and_refuses_orphans(
 
 def test_the_database_refuses_a_taken_seat_a_taken_name_and_a_repeated_game_number(
         app: Flask, client: FlaskClient) -> None:
-    session_id, key = start(client)
-    play(client, session_id, key, games=1)
+    public_id, key = start(client)
+    play(client, public_id, key, games=1)
+    session_id = internal_id(app, public_id)
     with app.app_context():
         first = db.session.scalars(select(Player).where(Player.session_id == session_id)
                                    .order_by(Player.seat)).first()
@@ -170,3 +182,31 @@ def test_an_old_style_postgres_url_in_database_url_is_accepted(
     assert connected_to == database
     assert listed.status_code == 200 and listed.json == {"sessions": []}
     assert (tmp_path / "instance" / "secret_key").is_file()
+
+
+def test_writers_at_once_on_postgresql_are_each_stored_once(
+        postgres: PostgresCluster, migrated_template: str, tmp_path: Path) -> None:
+    """The live load of ``tests/web/test_scores_live.py`` against PostgreSQL: the server under
+    gunicorn, writers, an undoing phone and a reader at once; then a ``kill -9``."""
+    import threading
+    import time
+
+    from tests.live_server import check_database, run_writers, served
+
+    url = postgres.url(postgres.create_database(template=migrated_template))
+    with served(url, tmp_path / "instance") as server:
+        report = run_writers(server, writers=4, seconds=3, undo=True, readers=1)
+        assert len(report.acknowledged) >= 20 and report.server_errors == []
+        assert check_database(url, report) == []
+        stop = threading.Event()
+        finished = []
+        load = threading.Thread(target=lambda: finished.append(run_writers(
+            server, writers=4, seconds=0, undo=False, readers=0, stop_event=stop)))
+        load.start()
+        time.sleep(1.5)
+        server.kill()
+        stop.set()
+        load.join()
+        server.restart()
+        assert finished[0].server_errors == []
+        assert check_database(url, finished[0]) == []

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from companion.web import create_app
 from companion.web.extensions import db
@@ -18,12 +19,12 @@ from tests.golden import GOLDEN_ROWS
 
 
 def start(client: FlaskClient, names: tuple[str, ...] = ("A", "B", "C", "D"),
-          rounds: int = 1, **extra: Any) -> int:
+          rounds: int = 1, **extra: Any) -> str:
     form = {f"player_{i}": name for i, name in enumerate(names, start=1)}
     answer = client.post("/scores/new", data={**form, "rounds": rounds, "preset": "pressman",
                                               **extra})
     assert answer.status_code == 302, answer.text
-    return int(answer.location.rstrip("/").rsplit("/", 1)[1])
+    return answer.location.rstrip("/").rsplit("/", 1)[1]
 
 
 def lines(values: dict[str, Any]) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def lines(values: dict[str, Any]) -> dict[str, Any]:
     return {f"lines-{key}": value for key, value in values.items()}
 
 
-def record(client: FlaskClient, session_id: int, ending: str, **fields: Any) -> Any:
+def record(client: FlaskClient, session_id: str, ending: str, **fields: Any) -> Any:
     return client.post(f"/scores/{session_id}/games/new", data={"ending": ending, **fields})
 
 
@@ -70,7 +71,7 @@ def test_a_refused_rack_keeps_what_was_typed_and_names_the_tile(client: FlaskCli
     third = record(client, session_id, "out", winner="Ann", **lines({"1-rack": "R5 R5 R5"}))
     assert third.status_code == 422 and "appears 3 times" in third.text
     with client.application.app_context():
-        assert db.session.get(ScoreSession, session_id).games == []
+        assert db.session.scalar(select(ScoreSession).where(ScoreSession.public_id == session_id)).games == []
 
 
 def test_unbalanced_paper_scores_show_what_the_winner_should_score(client: FlaskClient) -> None:
@@ -150,7 +151,7 @@ def test_a_session_can_override_the_joker_penalty_and_be_deleted(client: FlaskCl
     assert "Delete this session?" in client.get(f"/scores/{session_id}/delete").text
     assert client.post(f"/scores/{session_id}/delete").status_code == 302
     assert client.get(f"/scores/{session_id}").status_code == 404
-    assert "No sessions yet" in client.get("/scores/").text
+    assert "No sessions on this browser yet" in client.get("/scores/").text
 
 
 def test_a_form_posted_without_its_csrf_token_is_refused(tmp_path: Path) -> None:

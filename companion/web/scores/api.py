@@ -1,22 +1,32 @@
 """JSON API of the scores feature, mounted under /api/v1: the same core calls as the pages.
 
-Writes need ``Authorization: Bearer <edit_key>`` (the key ``POST /sessions`` answers with).
-Errors are ``{"error": "...", "where": {...}}``: 400 for a request of the wrong shape,
+A session is addressed by its public id (the ``id`` ``POST /sessions`` answers with). Writes
+need ``Authorization: Bearer <edit_key>`` and may carry an ``Idempotency-Key`` header: the same
+write sent again with the same key is answered with the first answer and changes nothing.
+Every refusal is ``{"error": "...", "where": {...}}``: 400 for a request of the wrong shape,
 422 for input the rules refuse (a tie to break, scores that do not balance), 401/403 for a
-missing or wrong key, 404 for an unknown session or game, 409 for a write the session's
-state does not allow. Nothing is stored when the answer is an error.
+missing or wrong key, 404 for an unknown session or game, 409 for a write the session's state
+does not allow (with ``recorded``: what another phone recorded). Nothing is stored when the
+answer is an error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackError
-from companion.web.models import Game, ScoreSession, db
+from companion.web.api import ApiInputError, json_body
+from companion.web.models import ScoreSession, db
 from companion.web.scores import service
-from companion.web.scores.service import GameInput, SessionStateError
+from companion.web.scores.service import (
+    GameInput,
+    Idempotency,
+    IdempotencyKeyReused,
+    SessionStateError,
+    WriteAnswer,
+)
 
 bp = Blueprint("scores_api", __name__)
 
@@ -24,23 +34,8 @@ RULE_FIELDS = ("joker_penalty", "exhausted_pool", "initial_meld", "turn_seconds"
                "failed_turn_draw", "over_time_draw", "sabra_joker_rules")
 
 
-class BadRequest(Exception):
-    """A request of the wrong shape: answered 400 with the field it is about."""
-
-    def __init__(self, message: str, **where: str) -> None:
-        self.where = where
-        super().__init__(message)
-
-
-def error(message: str, status: int, where: dict[str, Any] | None = None,
-          **extra: Any) -> tuple[Any, int]:
-    return jsonify(error=message, where=where or {}, **extra), status
-
-
-@bp.errorhandler(BadRequest)
-def bad_request(problem: BadRequest) -> tuple[Any, int]:
-    db.session.rollback()
-    return error(str(problem), 400, problem.where)
+def bad(message: str, **where: Any) -> ApiInputError:
+    return ApiInputError(message, where)
 
 
 @bp.errorhandler(ScoringError)
@@ -49,63 +44,95 @@ def refused(problem: ScoringError) -> tuple[Any, int]:
     extra: dict[str, Any] = {}
     if isinstance(problem, TiedLowestRackError):
         extra = {"tied": list(problem.tied), "fewest_tiles": problem.fewest_tiles}
-    return error(str(problem), 422, problem.where, **extra)
+    return jsonify(error=str(problem), where=problem.where, **extra), 422
 
 
 @bp.errorhandler(SessionStateError)
 def conflict(problem: SessionStateError) -> tuple[Any, int]:
     db.session.rollback()
-    return error(str(problem), 409)
+    where = {"field": problem.field} if problem.field else None
+    return jsonify(error=str(problem), where=where, recorded=problem.recorded), 409
 
 
-def json_object() -> dict[str, Any]:
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise BadRequest("send a JSON object (Content-Type: application/json)")
-    return payload
+@bp.errorhandler(IdempotencyKeyReused)
+def key_reused(problem: IdempotencyKeyReused) -> tuple[Any, int]:
+    db.session.rollback()
+    return jsonify(error=str(problem), where={"header": "Idempotency-Key"}), 422
 
 
-def load_session(session_id: int) -> ScoreSession:
-    return db.get_or_404(ScoreSession, session_id,
-                         description=f"there is no session {session_id}")
+def no_session(public_id: str) -> ApiInputError:
+    return ApiInputError(f"there is no session {public_id}", {"field": "session"}, 404)
 
 
-def writable_session(session_id: int) -> ScoreSession | tuple[Any, int]:
-    session = load_session(session_id)
+def readable_session(public_id: str) -> ScoreSession:
+    session = service.read_session(public_id)
+    if session is None:
+        raise no_session(public_id)
+    return session
+
+
+def writable_session(public_id: str) -> ScoreSession:
+    """The session locked for a write, once the request's edit key opens it."""
     header = request.headers.get("Authorization", "")
     scheme, _, key = header.partition(" ")
+    session = service.lock_session(public_id)
+    if session is None:
+        raise no_session(public_id)
     if scheme.lower() != "bearer" or not key.strip():
-        return error("writing needs the session's edit key: Authorization: Bearer <edit_key>",
-                     401, {"field": "Authorization"})
+        raise ApiInputError("writing needs the session's edit key: Authorization: Bearer "
+                            "<edit_key>", {"header": "Authorization"}, 401)
     if not service.key_opens(session, key.strip()):
-        return error("that edit key does not open this session", 403,
-                     {"field": "Authorization"})
+        raise ApiInputError("that edit key does not open this session",
+                            {"header": "Authorization"}, 403)
     return session
+
+
+def idempotency(payload: object = None) -> Idempotency | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not service.valid_idempotency_key(key):
+        raise ApiInputError(f"`Idempotency-Key` must be 1 to {service.MAX_IDEMPOTENCY_KEY} "
+                            "printable ASCII characters (a random token per write)",
+                            {"header": "Idempotency-Key"})
+    return Idempotency.of(key, request.method, request.path, payload)
+
+
+def answer(written: WriteAnswer) -> tuple[Response, int]:
+    response = jsonify(written.body)
+    if written.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response, written.status
+
+
+def whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def game_input(payload: dict[str, Any]) -> GameInput:
     ending_text = payload.get("ending")
     endings = {ending.value: ending for ending in Ending}
-    if ending_text not in endings:
-        raise BadRequest(f"`ending` must be one of {', '.join(endings)}", field="ending")
+    if not isinstance(ending_text, str) or ending_text not in endings:
+        raise bad(f"`ending` must be one of {', '.join(endings)} (a string)", field="ending")
     ending = endings[ending_text]
     winner = payload.get("winner")
     if winner is not None and not isinstance(winner, str):
-        raise BadRequest("`winner` must be a player's name", field="winner")
+        raise bad("`winner` must be a player's name", field="winner")
     if ending is Ending.PAPER:
         scores = payload.get("scores")
         if not isinstance(scores, dict):
-            raise BadRequest("`scores` must map each player's name to a whole number",
-                             field="scores")
+            raise bad("`scores` must map each player's name to a whole number",
+                      field="scores")
         for name, value in scores.items():
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadRequest(f"{name}'s score must be a whole number, not {value!r}",
-                                 field="scores", player=name)
+            if not whole_number(value):
+                raise bad(f"{name}'s score must be a whole number, not {value!r}",
+                          field="scores", player=name)
         return GameInput(ending, winner, scores=scores)
     racks = payload.get("racks")
     if not isinstance(racks, dict):
-        raise BadRequest("`racks` must map player names to tiles (\"K5 J\") or a total (35)",
-                         field="racks")
+        raise bad("`racks` must map player names to tiles (\"K5 J\") or a total (35)",
+                  field="racks")
     return GameInput(ending, winner, racks={name: rack_from_json(name, value)
                                             for name, value in racks.items()})
 
@@ -116,119 +143,147 @@ def rack_from_json(name: str, value: object) -> Rack | None:
         return None
     if isinstance(value, str):
         return service.parse_rack_text(name, value)
-    if isinstance(value, int) and not isinstance(value, bool):
+    if whole_number(value):
+        assert isinstance(value, int)
         return Rack.of_total(value)
     if isinstance(value, dict) and set(value) <= {"points", "jokers"}:
         points, jokers = value.get("points", 0), value.get("jokers", 0)
-        if all(isinstance(n, int) and not isinstance(n, bool) for n in (points, jokers)):
+        if whole_number(points) and whole_number(jokers):
             return Rack.of_total(points, jokers)
-    raise BadRequest(f"{name}'s rack must be tiles such as \"K5 J\", a total such as 35, or "
-                     "{\"points\": 5, \"jokers\": 1}", field="racks", player=name)
+    raise bad(f"{name}'s rack must be tiles such as \"K5 J\", a total such as 35, or "
+              "{\"points\": 5, \"jokers\": 1}", field="racks", player=name)
+
+
+def expected_number(payload: dict[str, Any]) -> int | None:
+    number = payload.get("number")
+    if number is not None and not whole_number(number):
+        raise bad("`number` (the game this phone means to record) must be a whole number",
+                  field="number")
+    return number
 
 
 def links(session: ScoreSession, key: str | None = None) -> dict[str, str]:
-    found = {"sheet": url_for("scores.score_sheet", session_id=session.id, _external=True),
-             "view": url_for("scores.view_sheet", session_id=session.id, _external=True),
-             "csv": url_for("scores.sheet_csv", session_id=session.id, _external=True)}
+    found = {"sheet": url_for("scores.score_sheet", session_id=session.public_id,
+                              _external=True),
+             "view": url_for("scores.view_sheet", session_id=session.public_id, _external=True),
+             "csv": url_for("scores.sheet_csv", session_id=session.public_id, _external=True)}
     if key is not None:
-        found["share_to_edit"] = url_for("scores.join_session", session_id=session.id,
+        found["share_to_edit"] = url_for("scores.join_session", session_id=session.public_id,
                                          key=key, _external=True)
     return found
 
 
 @bp.post("/sessions")
 def create_session() -> tuple[Any, int]:
-    payload = json_object()
+    payload = json_body()
     players = payload.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadRequest("`players` must be a list of 2 to 4 names", field="players")
+        raise bad("`players` must be a list of 2 to 4 names", field="players")
     for position, name in enumerate(players, start=1):
         if not name.strip():
-            raise BadRequest(f"player {position} has no name", field="players")
+            raise bad(f"player {position} has no name", field="players")
     rounds = payload.get("rounds", 1)
-    if isinstance(rounds, bool) or not isinstance(rounds, int):
-        raise BadRequest("`rounds` must be a whole number", field="rounds")
+    if not whole_number(rounds):
+        raise bad("`rounds` must be a whole number", field="rounds")
     preset = payload.get("preset")
     if preset is not None and not isinstance(preset, str):
-        raise BadRequest("`preset` must be pressman, sabra or twist", field="preset")
+        raise bad("`preset` must be pressman, sabra or twist", field="preset")
     overrides = payload.get("rules") or payload.get("overrides") or {}
     if not isinstance(overrides, dict):
-        raise BadRequest("`rules` must be an object such as {\"joker_penalty\": 25}",
-                         field="rules")
+        raise bad("`rules` must be an object such as {\"joker_penalty\": 25}", field="rules")
     overrides |= {key: payload[key] for key in RULE_FIELDS if key in payload}
     session, key = service.create_session(players, rounds, preset, overrides)
-    return jsonify({**service.session_json(session), "edit_key": key,
-                    "links": links(session, key)}), 201
+    readable = service.read_session(session.public_id)
+    assert readable is not None
+    return jsonify({**service.session_json(readable), "edit_key": key,
+                    "links": links(readable, key)}), 201
 
 
 @bp.get("/sessions")
 def list_sessions() -> Any:
-    return jsonify(sessions=[{"id": s.id, "players": list(s.player_names),
+    """The sessions this browser created or joined on the pages (none for a bare client)."""
+    from companion.web.scores.views import device_hash
+
+    return jsonify(sessions=[{"id": s.public_id, "players": list(s.player_names),
                               "rounds": s.rounds, "preset": s.preset_key,
-                              "games_played": len(s.games)} for s in service.all_sessions()])
+                              "games_played": played}
+                             for s, played in service.sessions_of_device(device_hash())])
 
 
-@bp.get("/sessions/<int:session_id>")
-def get_session(session_id: int) -> Any:
-    session = load_session(session_id)
-    return jsonify({**service.session_json(session), "links": links(session)})
+@bp.get("/sessions/<session_id>")
+def get_session(session_id: str) -> Any:
+    session = readable_session(session_id)
+    body = {**service.session_json(session), "links": links(session),
+            "redo": service.redo_offer(session)}
+    return jsonify(body)
 
 
-@bp.delete("/sessions/<int:session_id>")
-def delete_session(session_id: int) -> Any:
+@bp.delete("/sessions/<session_id>")
+def delete_session(session_id: str) -> Any:
     session = writable_session(session_id)
-    if not isinstance(session, ScoreSession):
-        return session
     service.delete_session(session)
     return jsonify(deleted=session_id)
 
 
-@bp.get("/sessions/<int:session_id>/history")
-def history(session_id: int) -> Any:
-    session = load_session(session_id)
+@bp.get("/sessions/<session_id>/history")
+def history(session_id: str) -> Any:
+    session = service.read_session(session_id, history=True)
+    if session is None:
+        raise no_session(session_id)
     return jsonify(history=[{"game": c.game_number, "action": c.action, "summary": c.summary,
                              "at": c.at.isoformat() + "Z", "before": c.before, "after": c.after}
                             for c in session.changes])
 
 
-@bp.post("/sessions/<int:session_id>/games")
-def record_game(session_id: int) -> Any:
+@bp.post("/sessions/<session_id>/games")
+def record_game(session_id: str) -> Any:
+    payload = json_body()
+    key = idempotency(payload)
+    entry, number = game_input(payload), expected_number(payload)
     session = writable_session(session_id)
-    if not isinstance(session, ScoreSession):
-        return session
-    game = service.record_game(session, game_input(json_object()))
-    return jsonify(service.game_json(session, game)), 201
+    return answer(service.record_game(session, entry, expected_number=number,
+                                      idempotency=key))
 
 
-def existing_game(session: ScoreSession, game_number: int) -> Game:
-    game = service.find_game(session, game_number)
+def existing_game(session: ScoreSession, game_number: int) -> Any:
+    game = service.stored_game(session, game_number)
     if game is None:
-        abort(404, description=f"session {session.id} has no game {game_number} "
-                               f"({len(session.games)} recorded)")
+        played, _highest = service.games_stored(session)
+        raise ApiInputError(f"session {session.public_id} has no game {game_number} "
+                            f"({played} recorded)", {"field": "game"}, 404)
     return game
 
 
-@bp.get("/sessions/<int:session_id>/games/<int:game_number>")
-def get_game(session_id: int, game_number: int) -> Any:
-    session = load_session(session_id)
+@bp.get("/sessions/<session_id>/games/<int:game_number>")
+def get_game(session_id: str, game_number: int) -> Any:
+    session = readable_session(session_id)
     return jsonify(service.game_json(session, existing_game(session, game_number)))
 
 
-@bp.put("/sessions/<int:session_id>/games/<int:game_number>")
-def edit_game(session_id: int, game_number: int) -> Any:
+@bp.put("/sessions/<session_id>/games/<int:game_number>")
+def edit_game(session_id: str, game_number: int) -> Any:
+    payload = json_body()
+    key = idempotency(payload)
+    entry = game_input(payload)
     session = writable_session(session_id)
-    if not isinstance(session, ScoreSession):
-        return session
     game = existing_game(session, game_number)
-    game = service.edit_game(session, game, game_input(json_object()))
-    return jsonify(service.game_json(session, game))
+    return answer(service.edit_game(session, game, entry, idempotency=key))
 
 
-@bp.delete("/sessions/<int:session_id>/games/<int:game_number>")
-def delete_game(session_id: int, game_number: int) -> Any:
+@bp.delete("/sessions/<session_id>/games/<int:game_number>")
+def delete_game(session_id: str, game_number: int) -> Any:
+    """Undo the last game; ``POST /sessions/<id>/redo`` puts it back until the next change."""
+    key = idempotency()
     session = writable_session(session_id)
-    if not isinstance(session, ScoreSession):
-        return session
-    result = service.delete_last_game(session, existing_game(session, game_number))
-    return jsonify(deleted=game_number, game=service.result_json(result),
-                   standings=service.session_json(session)["standings"])
+    try:
+        return answer(service.undo_last_game(session, game_number, idempotency=key))
+    except LookupError:
+        existing_game(session, game_number)
+        raise
+
+
+@bp.post("/sessions/<session_id>/redo")
+def redo_game(session_id: str) -> Any:
+    key = idempotency()
+    session = writable_session(session_id)
+    return answer(service.redo_game(session, idempotency=key))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import secrets
+
 from flask_wtf import FlaskForm
 from wtforms import (
     FieldList,
@@ -53,6 +56,18 @@ class NewSessionForm(FlaskForm):
     def player_fields(self) -> list[StringField]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]
 
+    def validate_player_4(self, field: StringField) -> None:
+        """A gap in the seats says so (the names are the seating order)."""
+        seats = self.player_fields()
+        named = [bool((seat.data or "").strip()) for seat in seats]
+        for position, seat in enumerate(seats[:-1]):
+            if not named[position] and any(named[position + 1:]):
+                later = next(i for i in range(position + 1, len(seats)) if named[i])
+                seat.errors = [*seat.errors,
+                               f"Seat {position + 1} is empty but seat {later + 1} is not: "
+                               "fill the seats in seating order, with no gap."]
+                raise ValidationError(f"seat {position + 1} is empty")
+
     def overrides(self) -> dict[str, object]:
         chosen: dict[str, object] = {
             "joker_penalty": self.joker_penalty.data, "initial_meld": self.initial_meld.data,
@@ -97,6 +112,13 @@ class PlayerLineForm(Form):
     score = StringField("Score", validators=[signed_whole_number],
                         render_kw={"autocomplete": "off", "placeholder": "−5 or +24"})
 
+    def validate_total(self, field: IntegerField) -> None:
+        """Tiles and points both typed: which one counts is the player's to say, not ours."""
+        typed_points = field.data is not None or self.jokers.data is not None
+        if (self.rack.data or "").strip() and typed_points:
+            raise ValidationError("Type the tiles left or the points (and jokers), not both: "
+                                  "clear one of them.")
+
     @property
     def score_value(self) -> int | None:
         return read_signed(self.score.data)
@@ -109,8 +131,19 @@ class PlayerLineForm(Form):
         return None
 
 
+def new_idempotency_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
 class GameForm(FlaskForm):
+    """One game. ``idempotency_key`` is made once per page render: the same form posted twice
+    (a double tap, a retry after a lost answer) records one game. ``number`` is the game the
+    page was recording, so a game recorded meanwhile from another phone is not overwritten or
+    repeated silently."""
+
     ending = HiddenField(default=Ending.WENT_OUT.value)
+    idempotency_key = HiddenField(default=new_idempotency_key)
+    number = HiddenField()
     winner = RadioField("Who won", choices=[], validate_choice=False)
     lines = FieldList(FormField(PlayerLineForm), min_entries=2, max_entries=4)
 
@@ -124,7 +157,16 @@ class GameForm(FlaskForm):
 
     def validate_ending(self, field: HiddenField) -> None:
         if field.data not in {ending.value for ending in Ending}:
-            raise ValidationError("choose how the game ended")
+            raise ValidationError("The form did not say how the game ended: choose one of the "
+                                  "tabs above and type the game again.")
+
+    def validate_number(self, field: HiddenField) -> None:
+        if (field.data or "").strip() and self.expected_number() is None:
+            raise ValidationError("The form's game number was changed: reload the page.")
+
+    def expected_number(self) -> int | None:
+        text = (self.number.data or "").strip()
+        return int(text) if re.fullmatch(r"[0-9]{1,5}", text) else None
 
     def validate_lines(self, field: FieldList) -> None:
         if self.ending.data == Ending.PAPER.value:

@@ -2,31 +2,52 @@
 
 No scoring rule lives here: every score, winner, check and standing comes from
 ``companion.core.scoring``. This module turns stored rows into core values and back, keeps
-the history of changes, and guards writes with the session's edit key.
+the history of changes, and guards writes.
+
+The write path, so that two phones at once cannot break a session:
+
+- every write starts its transaction with the session locked (``lock_session``: SQLite
+  ``BEGIN IMMEDIATE``, PostgreSQL ``SELECT ... FOR UPDATE``), so writes to a session queue;
+- the next game's number comes from the stored games inside that transaction (the highest
+  number + 1), never from a count taken earlier;
+- a phone may say which game it means to record (``expected_number``): if another phone got
+  there first, the answer is a conflict showing what that phone recorded;
+- every row of a write is added inside the ``try`` that turns a unique-constraint conflict
+  into that same answer (nothing is flushed before it);
+- a write may carry an idempotency key: the first answer is stored with the change, and the
+  same request again gets that answer instead of a second game;
+- reads load a session, its players, games and scores in four queries whatever the number of
+  games, inside one transaction (one consistent state).
 """
 
 from __future__ import annotations
 
+import base64
 import csv
 import hashlib
 import hmac
 import io
-import secrets
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from flask import current_app
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.scoring import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
     Ending,
     GameResult,
     Rack,
     ScoreSheet,
     ScoringError,
     apply_rule_overrides,
+    box_value,
     build_sheet,
     check_paper_scores,
     check_players,
@@ -38,14 +59,38 @@ from companion.core.scoring import (
     signed,
 )
 from companion.core.tiles import NotationError, format_tiles, parse_rack
-from companion.web.models import Game, GameChange, GameEntry, Player, ScoreSession, db, utc_now
+from companion.web.models import (
+    Game,
+    GameChange,
+    GameEntry,
+    Player,
+    ScoreSession,
+    SessionAccess,
+    db,
+    utc_now,
+)
+from companion.web.transactions import begin_read, begin_write
 
 ENDING_WORDS = {Ending.WENT_OUT: "went out", Ending.POOL_EXHAUSTED: "the pool ran out",
                 Ending.PAPER: "copied from paper"}
+MAX_GAME_NUMBER = MAX_ROUNDS * MAX_PLAYERS
+"""No session has more games: a larger number in a URL is a 404 without asking the database."""
+MAX_IDEMPOTENCY_KEY = 100
 
 
 class SessionStateError(Exception):
-    """A write that the session's state does not allow (complete, not the last game)."""
+    """A write that the session's state does not allow (complete, not the last game, another
+    phone was first). ``recorded`` is the stored game the write collided with, if any."""
+
+    def __init__(self, message: str, *, recorded: dict[str, Any] | None = None,
+                 field: str | None = None) -> None:
+        super().__init__(message)
+        self.recorded = recorded
+        self.field = field
+
+
+class IdempotencyKeyReused(Exception):
+    """The same idempotency key came with a different request."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +103,34 @@ class GameInput:
     scores: Mapping[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Idempotency:
+    """A write's idempotency key (made by the phone) and a hash of the request it came with."""
+
+    key: str
+    request_hash: str
+
+    @classmethod
+    def of(cls, key: str | None, *request_parts: object) -> Idempotency | None:
+        if key is None:
+            return None
+        text = json.dumps(request_parts, sort_keys=True, default=str, ensure_ascii=False)
+        return cls(key, hashlib.sha256(text.encode()).hexdigest())
+
+
+def valid_idempotency_key(key: str) -> bool:
+    return 0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isascii() and key.isprintable()
+
+
+@dataclass(frozen=True)
+class WriteAnswer:
+    """What a write answered: the HTTP status and JSON body, and whether it is a replay."""
+
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
 def parse_rack_text(player: str, text: str) -> Rack:
     """A rack typed in tile notation; a bad token is refused naming the player and the tile."""
     try:
@@ -66,18 +139,119 @@ def parse_rack_text(player: str, text: str) -> Rack:
         raise ScoringError(f"{player}'s rack: {error}", player=player, field="racks") from error
 
 
-# Sessions ----------------------------------------------------------------------------------
+# Keys and access -----------------------------------------------------------------------------
 
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def key_opens(session: ScoreSession, key: str | None) -> bool:
-    return bool(key) and hmac.compare_digest(hash_key(key or ""), session.edit_key_hash)
+def edit_key_of(session: ScoreSession) -> str:
+    """The session's edit key, derived from the server's secret: the server can show the
+    share link again to an editor, while the database keeps only its hash."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(secret, b"score-session-edit-key:" + session.public_id.encode(),
+                      hashlib.sha256).digest()
+    return _urlsafe(digest[:24])
 
+
+def _urlsafe(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def key_opens(session: ScoreSession, key: str | None) -> bool:
+    """Constant-time comparison of the key's hash with the stored hash."""
+    return hmac.compare_digest(hash_key(key or ""), session.edit_key_hash) and bool(key)
+
+
+def shareable_key(session: ScoreSession) -> str | None:
+    """The key for the share link, if it still opens the session (a changed server secret
+    makes a new one that does not)."""
+    key = edit_key_of(session)
+    return key if key_opens(session, key) else None
+
+
+def has_access(session: ScoreSession, device_hash: str | None) -> bool:
+    if not device_hash:
+        return False
+    found = db.session.scalar(select(SessionAccess.id).where(
+        SessionAccess.session_id == session.id, SessionAccess.device_hash == device_hash))
+    return found is not None
+
+
+def grant_access(session: ScoreSession, device_hash: str) -> None:
+    """Let a browser change a session (it created it or used its share link)."""
+    if not has_access(session, device_hash):
+        db.session.add(SessionAccess(session_id=session.id, device_hash=device_hash))
+
+
+def sessions_of_device(device_hash: str | None) -> list[tuple[ScoreSession, int]]:
+    """The sessions a browser created or joined, newest change first, with games played."""
+    if not device_hash:
+        return []
+    begin_read()
+    games = (select(Game.session_id, func.count().label("played"))
+             .group_by(Game.session_id).subquery())
+    rows = db.session.execute(
+        select(ScoreSession, func.coalesce(games.c.played, 0))
+        .join(SessionAccess, SessionAccess.session_id == ScoreSession.id)
+        .outerjoin(games, games.c.session_id == ScoreSession.id)
+        .where(SessionAccess.device_hash == device_hash)
+        .options(selectinload(ScoreSession.players))
+        .order_by(ScoreSession.updated_at.desc(), ScoreSession.id.desc())).all()
+    return [(session, played) for session, played in rows]
+
+
+# Loading -------------------------------------------------------------------------------------
+
+def read_session(public_id: str, *, history: bool = False) -> ScoreSession | None:
+    """A session with its players, games and scores, all from one consistent state."""
+    begin_read()
+    options = [selectinload(ScoreSession.players),
+               selectinload(ScoreSession.games).selectinload(Game.entries)]
+    if history:
+        options.append(selectinload(ScoreSession.changes))
+    return db.session.scalar(select(ScoreSession).where(ScoreSession.public_id == public_id)
+                             .options(*options))
+
+
+def lock_session(public_id: str) -> ScoreSession | None:
+    """Start a write: the session's row locked for the rest of the transaction."""
+    begin_write()
+    return db.session.scalar(select(ScoreSession).where(ScoreSession.public_id == public_id)
+                             .options(selectinload(ScoreSession.players)).with_for_update())
+
+
+def stored_game(session: ScoreSession, game_number: int) -> Game | None:
+    if not 1 <= game_number <= MAX_GAME_NUMBER:
+        return None
+    return db.session.scalar(select(Game).where(Game.session_id == session.id,
+                                                Game.number == game_number)
+                             .options(selectinload(Game.entries)))
+
+
+def games_stored(session: ScoreSession) -> tuple[int, int]:
+    """How many games are stored and the highest number, asked of the database."""
+    count, highest = db.session.execute(select(func.count(), func.max(Game.number))
+                                        .where(Game.session_id == session.id)).one()
+    return count, highest or 0
+
+
+def last_change(session: ScoreSession) -> GameChange | None:
+    return db.session.scalar(select(GameChange).where(GameChange.session_id == session.id)
+                             .order_by(GameChange.id.desc()).limit(1))
+
+
+def redo_offer(session: ScoreSession) -> int | None:
+    """The game number a redo would put back: offered only while an undo is the last change."""
+    change = last_change(session)
+    return change.game_number if change is not None and change.action == "undone" else None
+
+
+# Sessions ------------------------------------------------------------------------------------
 
 def create_session(names: list[str], rounds: int, preset_key: str | None,
-                   overrides: Mapping[str, object]) -> tuple[ScoreSession, str]:
+                   overrides: Mapping[str, object], *,
+                   device_hash: str | None = None) -> tuple[ScoreSession, str]:
     """A new session and its edit key (only the hash is stored)."""
     players = check_players(names)
     check_rounds(rounds)
@@ -86,25 +260,30 @@ def create_session(names: list[str], rounds: int, preset_key: str | None,
     except UnknownPresetError as error:
         raise ScoringError(str(error), field="preset") from error
     rules = apply_rule_overrides(base, overrides)
-    key = secrets.token_urlsafe(24)
+    begin_write()
     session = ScoreSession(preset_key=base.key, rule_overrides=rule_overrides(rules, base),
-                           rounds=rounds, edit_key_hash=hash_key(key))
+                           rounds=rounds, edit_key_hash="")
     session.players = [Player(seat=seat, name=name) for seat, name in enumerate(players, 1)]
     db.session.add(session)
+    db.session.flush()
+    key = edit_key_of(session)
+    session.edit_key_hash = hash_key(key)
+    if device_hash:
+        db.session.add(SessionAccess(session_id=session.id, device_hash=device_hash))
     db.session.commit()
     return session, key
-
-
-def all_sessions() -> list[ScoreSession]:
-    return list(db.session.scalars(select(ScoreSession).order_by(ScoreSession.updated_at.desc(),
-                                                                 ScoreSession.id.desc())))
 
 
 def sheet_of(session: ScoreSession) -> ScoreSheet:
     return build_sheet(session.player_names, session.rounds, session.results())
 
 
-# Games -------------------------------------------------------------------------------------
+def delete_session(session: ScoreSession) -> None:
+    db.session.delete(session)
+    db.session.commit()
+
+
+# Games ---------------------------------------------------------------------------------------
 
 def score(session: ScoreSession, entry: GameInput) -> GameResult:
     """One core call per ending, under the session's rules."""
@@ -115,92 +294,208 @@ def score(session: ScoreSession, entry: GameInput) -> GameResult:
         return score_went_out(players, entry.winner, entry.racks, preset=rules)
     if entry.ending is Ending.POOL_EXHAUSTED:
         return score_exhausted(players, entry.racks, preset=rules, winner=entry.winner)
+    most = box_value(rules)
+    for name, points in entry.scores.items():
+        if abs(points) > most:
+            raise ScoringError(
+                f"{name}'s score {signed(points)} is more than one game can produce under "
+                f"these rules: every tile in the box is worth {most}", player=name,
+                field="scores")
     return check_paper_scores(players, entry.scores, winner=entry.winner)
 
 
-def record_game(session: ScoreSession, entry: GameInput) -> Game:
-    sheet = sheet_of(session)
-    if sheet.complete:
-        raise SessionStateError(f"the session is complete: all {sheet.games_planned} games "
-                                f"({session.rounds} round{'s' * (session.rounds != 1)}) are recorded")
-    result = score(session, entry)
-    game = Game(number=sheet.games_played + 1)
-    _fill(session, game, result)
-    session.games.append(game)
-    _log(session, game.number, "recorded", None, result)
+def _replay(session: ScoreSession, idempotency: Idempotency | None) -> WriteAnswer | None:
+    """The first answer to this idempotency key, if the request was already done."""
+    if idempotency is None:
+        return None
+    change = db.session.scalar(select(GameChange).where(
+        GameChange.session_id == session.id, GameChange.idempotency_key == idempotency.key))
+    if change is None:
+        return None
+    if change.request_hash != idempotency.request_hash or change.answer is None:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was already used for a different request: make a new key "
+            "for each new game or change")
+    return WriteAnswer(change.answer["status"], change.answer["body"], replayed=True)
+
+
+def _commit(session: ScoreSession, number: int, work: Any) -> None:
+    """Run ``work`` (which adds the rows of a write) and commit; a unique-constraint conflict
+    (another writer got game ``number`` first) is answered with what that writer stored."""
     try:
+        work()
         db.session.commit()
     except IntegrityError as error:
         db.session.rollback()
-        raise SessionStateError(f"game {game.number} was recorded from another phone at the "
-                                "same moment: reload the sheet and check it") from error
-    return game
+        raise _taken(session.public_id, number) from error
 
 
-def find_game(session: ScoreSession, game_number: int) -> Game | None:
-    return next((game for game in session.games if game.number == game_number), None)
+def _taken(public_id: str, number: int) -> SessionStateError:
+    begin_read()
+    session = read_session(public_id)
+    game = None if session is None else stored_game(session, number)
+    recorded = None if session is None or game is None else game_json(session, game)
+    return SessionStateError(
+        f"game {number} was recorded from another phone at the same moment: reload the sheet "
+        "and check it", recorded=recorded, field="number")
 
 
-def edit_game(session: ScoreSession, game: Game, entry: GameInput) -> Game:
-    before = game.to_result(session.player_names)
+def record_game(session: ScoreSession, entry: GameInput, *, expected_number: int | None = None,
+                idempotency: Idempotency | None = None) -> WriteAnswer:
+    """Store the next game; ``session`` comes from ``lock_session``."""
+    replay = _replay(session, idempotency)
+    if replay is not None:
+        return replay
+    played, highest = games_stored(session)
+    planned = session.rounds * len(session.players)
+    number = highest + 1
+    if expected_number is not None and expected_number != number:
+        raise _conflict(session, expected_number, number)
+    if played >= planned or number > planned:
+        raise SessionStateError(f"the session is complete: all {planned} games "
+                                f"({session.rounds} round{'s' * (session.rounds != 1)}) are "
+                                "recorded", field="number")
     result = score(session, entry)
-    for old in list(game.entries):
-        game.entries.remove(old)
-    db.session.flush()
-    _fill(session, game, result)
-    game.edited_at = utc_now()
-    _log(session, game.number, "edited", before, result)
-    db.session.commit()
-    return game
+    return _store_new_game(session, number, result, "recorded", idempotency)
 
 
-def delete_last_game(session: ScoreSession, game: Game) -> GameResult:
-    last = session.games[-1]
-    if game.number != last.number:
-        raise SessionStateError(f"only the last game (game {last.number}) can be undone; "
-                                f"edit game {game.number} instead")
-    result = game.to_result(session.player_names)
-    session.games.remove(game)
-    _log(session, game.number, "undone", result, None)
-    db.session.commit()
-    return result
+def _conflict(session: ScoreSession, expected: int, number: int) -> SessionStateError:
+    if expected < number:
+        game = stored_game(session, expected)
+        recorded = None if game is None else game_json(session, game)
+        return SessionStateError(
+            f"game {expected} was already recorded from another phone"
+            + (f" ({recorded['winner']} won)" if recorded else "")
+            + f": the next game is {number}; check the sheet before recording it",
+            recorded=recorded, field="number")
+    return SessionStateError(f"game {expected} cannot be recorded yet: the next game is "
+                             f"{number} (a game was undone from another phone); reload the "
+                             "sheet", field="number")
 
 
-def delete_session(session: ScoreSession) -> None:
-    db.session.delete(session)
-    db.session.commit()
+def _store_new_game(session: ScoreSession, number: int, result: GameResult, action: str,
+                    idempotency: Idempotency | None) -> WriteAnswer:
+    game = Game(session_id=session.id, number=number, recorded_at=utc_now())
+    answer_holder: list[WriteAnswer] = []
+
+    def work() -> None:
+        _fill(session, game, result)
+        db.session.add(game)
+        answer = WriteAnswer(201, game_json(session, game))
+        _log(session, number, action, None, result, idempotency, answer)
+        answer_holder.append(answer)
+
+    _commit(session, number, work)
+    return answer_holder[0]
+
+
+def edit_game(session: ScoreSession, game: Game, entry: GameInput, *,
+              idempotency: Idempotency | None = None) -> WriteAnswer:
+    replay = _replay(session, idempotency)
+    if replay is not None:
+        return replay
+    before = game.to_result(session.players)
+    result = score(session, entry)
+    answer_holder: list[WriteAnswer] = []
+
+    def work() -> None:
+        _fill(session, game, result)
+        game.edited_at = utc_now()
+        answer = WriteAnswer(200, game_json(session, game))
+        _log(session, game.number, "edited", before, result, idempotency, answer)
+        answer_holder.append(answer)
+
+    _commit(session, game.number, work)
+    return answer_holder[0]
+
+
+def undo_last_game(session: ScoreSession, game_number: int, *,
+                   idempotency: Idempotency | None = None) -> WriteAnswer:
+    """Delete the last game; the history keeps it, and a redo can put it back."""
+    replay = _replay(session, idempotency)
+    if replay is not None:
+        return replay
+    _played, highest = games_stored(session)
+    game = stored_game(session, game_number)
+    if game is None:
+        raise LookupError(f"session {session.public_id} has no game {game_number}")
+    if game_number != highest:
+        raise SessionStateError(f"only the last game (game {highest}) can be undone; "
+                                f"edit game {game_number} instead", field="number")
+    result = game.to_result(session.players)
+    answer = WriteAnswer(200, {"deleted": game_number, "game": result_json(result),
+                               "redo": game_number})
+
+    def work() -> None:
+        db.session.delete(game)
+        session.updated_at = utc_now()
+        _log(session, game_number, "undone", result, None, idempotency, answer)
+
+    _commit(session, game_number, work)
+    return answer
+
+
+def redo_game(session: ScoreSession, *, idempotency: Idempotency | None = None) -> WriteAnswer:
+    """Put back the game the last change undid: offered until the next change."""
+    replay = _replay(session, idempotency)
+    if replay is not None:
+        return replay
+    change = last_change(session)
+    if change is None or change.action != "undone" or change.before is None:
+        raise SessionStateError("there is nothing to redo: a redo is offered only right after "
+                                "an undo, until the next change", field="redo")
+    _played, highest = games_stored(session)
+    if change.game_number != highest + 1:
+        raise SessionStateError(f"game {change.game_number} cannot be put back: the next game "
+                                f"is {highest + 1}", field="redo")
+    result = result_from_json(session, change.before)
+    return _store_new_game(session, change.game_number, result, "redone", idempotency)
 
 
 def _fill(session: ScoreSession, game: Game, result: GameResult) -> None:
+    """Write a scored result into a game's rows; existing lines are updated in place."""
+    ids = {player.name: player.id for player in session.players}
     game.ending = result.ending.value
-    game.winner = session.player_named(result.winner)
-    game.entries = []
+    game.winner_id = ids[result.winner]
+    existing = {entry.player_id: entry for entry in game.entries}
     for name, points, rack in zip(result.players, result.scores, result.racks, strict=True):
-        entry = GameEntry(player=session.player_named(name), score=points)
+        entry = existing.get(ids[name])
+        if entry is None:
+            entry = GameEntry(player_id=ids[name])
+            game.entries.append(entry)
+        entry.score = points
+        entry.rack = entry.rack_points = entry.rack_jokers = None
         if rack is not None and rack.tiles is not None:
             entry.rack = format_tiles(rack.tiles)
         elif rack is not None:
             entry.rack_points, entry.rack_jokers = rack.points, rack.jokers
-        game.entries.append(entry)
     session.updated_at = utc_now()
 
 
 def _log(session: ScoreSession, number: int, action: str, before: GameResult | None,
-         after: GameResult | None) -> None:
-    session.changes.append(GameChange(
-        game_number=number, action=action, summary=describe_change(number, before, after),
+         after: GameResult | None, idempotency: Idempotency | None,
+         answer: WriteAnswer) -> None:
+    db.session.add(GameChange(
+        session_id=session.id, game_number=number, action=action, at=utc_now(),
+        summary=describe_change(number, before, after, action=action),
         before=None if before is None else result_json(before),
-        after=None if after is None else result_json(after)))
+        after=None if after is None else result_json(after),
+        idempotency_key=None if idempotency is None else idempotency.key,
+        request_hash=None if idempotency is None else idempotency.request_hash,
+        answer=None if idempotency is None else {"status": answer.status,
+                                                 "body": answer.body}))
 
 
-def describe_change(number: int, before: GameResult | None, after: GameResult | None) -> str:
+def describe_change(number: int, before: GameResult | None, after: GameResult | None, *,
+                    action: str = "") -> str:
     def line(result: GameResult) -> str:
         scores = ", ".join(f"{n} {signed(s)}" for n, s in zip(result.players, result.scores,
                                                                strict=True))
         return f"{result.winner} won ({ENDING_WORDS[result.ending]}): {scores}"
 
     if before is None and after is not None:
-        return f"Game {number} recorded: {line(after)}"
+        verb = "put back (redo)" if action == "redone" else "recorded"
+        return f"Game {number} {verb}: {line(after)}"
     if after is None and before is not None:
         return f"Game {number} undone (was: {line(before)})"
     assert before is not None and after is not None
@@ -220,7 +515,7 @@ def _rack_words(rack: Rack | None) -> str:
     return "not given" if rack is None else rack.describe()
 
 
-# JSON and CSV ------------------------------------------------------------------------------
+# JSON and CSV --------------------------------------------------------------------------------
 
 def rack_json(rack: Rack | None) -> object:
     if rack is None:
@@ -230,14 +525,33 @@ def rack_json(rack: Rack | None) -> object:
     return {"points": rack.points, "jokers": rack.jokers} if rack.jokers else rack.points
 
 
+def rack_from_stored(value: object) -> Rack | None:
+    """The inverse of ``rack_json`` for what this module stored itself."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return Rack.of_tiles(parse_rack(value))
+    if isinstance(value, int):
+        return Rack.of_total(value)
+    assert isinstance(value, dict)
+    return Rack.of_total(int(value["points"]), int(value["jokers"]))
+
+
 def result_json(result: GameResult) -> dict[str, Any]:
     return {"ending": result.ending.value, "winner": result.winner,
             "scores": result.scores_by_name(),
             "racks": {n: rack_json(r) for n, r in result.racks_by_name().items()}}
 
 
+def result_from_json(session: ScoreSession, stored: Mapping[str, Any]) -> GameResult:
+    players = session.player_names
+    return GameResult(Ending(stored["ending"]), stored["winner"], players,
+                      tuple(int(stored["scores"][name]) for name in players),
+                      tuple(rack_from_stored(stored["racks"].get(name)) for name in players))
+
+
 def game_json(session: ScoreSession, game: Game) -> dict[str, Any]:
-    result = game.to_result(session.player_names)
+    result = game.to_result(session.players)
     return {"number": game.number, "round": round_of(game.number, len(session.players)),
             **result_json(result), "balanced": result.check.balanced,
             "recorded_at": game.recorded_at.isoformat() + "Z",
@@ -249,7 +563,7 @@ def session_json(session: ScoreSession) -> dict[str, Any]:
     rules = session.rules
     names = sheet.players
     return {
-        "id": session.id,
+        "id": session.public_id,
         "players": list(names),
         "rounds": session.rounds,
         "preset": session.preset_key,
@@ -272,20 +586,35 @@ def session_json(session: ScoreSession) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula gets a leading quote (OWASP's
+    advice); numbers stay numbers, so a score of −5 is still a number there."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(session: ScoreSession) -> str:
     """The score sheet as CSV: one row per game, round subtotals, totals, games won, place."""
     sheet = sheet_of(session)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "game", "ending", "winner", *sheet.players, "balanced"])
+
+    def row(*cells: object) -> None:
+        writer.writerow([csv_cell(cell) for cell in cells])
+
+    row("round", "game", "ending", "winner", *sheet.players, "balanced")
     for round_sheet in sheet.rounds:
         for number, result in round_sheet.games:
-            writer.writerow([round_sheet.number, number, result.ending.value, result.winner,
-                             *result.scores, result.check.balanced])
-        writer.writerow([round_sheet.number, "round total", "", "", *round_sheet.subtotals,
-                         round_sheet.check.balanced])
-    writer.writerow(["", "total", "", "", *sheet.totals, sheet.check.balanced])
-    writer.writerow(["", "games won", "", "", *sheet.games_won, ""])
+            row(round_sheet.number, number, result.ending.value, result.winner,
+                *result.scores, result.check.balanced)
+        row(round_sheet.number, "round total", "", "", *round_sheet.subtotals,
+            round_sheet.check.balanced)
+    row("", "total", "", "", *sheet.totals, sheet.check.balanced)
+    row("", "games won", "", "", *sheet.games_won, "")
     places = {s.name: s.place for s in sheet.standings}
-    writer.writerow(["", "place", "", "", *(places[name] for name in sheet.players), ""])
+    row("", "place", "", "", *(places[name] for name in sheet.players), "")
     return out.getvalue()

@@ -1,78 +1,121 @@
 """Pages of the scores feature: sessions, recording games, the score sheet, print and CSV.
 
-Who may write: the browser that created a session keeps its edit key in the Flask session;
-the "share to edit" link (``/scores/<session_id>/join?key=...``) hands it to another phone.
-The read-only link shows the sheet without any edit buttons.
+A session's pages live under its public id (``/scores/<public id>``), a random token. Who may
+write: a browser that created a session, or opened its "share to edit" link, has a row in
+``score_access`` under the hash of its device token; the token is one long-lived HttpOnly,
+SameSite=Lax cookie, so it stays the same size whatever the number of sessions. The share
+link (``/scores/<public id>/join?key=...``) sets that right and redirects at once to the sheet,
+so the key does not stay in the address bar or the browser's history. The read-only link
+shows the sheet without any edit buttons. ``/scores/`` lists only this browser's sessions.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask import (
-    session as browser,
-)
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.core.scoring import Ending, ScoringError, TiedLowestRackError, round_of
+from companion.core.scoring import (
+    MAX_PLAYERS,
+    Ending,
+    ScoringError,
+    TiedLowestRackError,
+    round_of,
+)
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
-from companion.web.scores.service import ENDING_WORDS, GameInput, SessionStateError
+from companion.web.scores.service import (
+    ENDING_WORDS,
+    GameInput,
+    Idempotency,
+    IdempotencyKeyReused,
+    SessionStateError,
+    WriteAnswer,
+)
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
 
 ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
                  Ending.PAPER: "Copy from paper"}
+DEVICE_COOKIE = "companion_device"
+DEVICE_COOKIE_DAYS = 400
+"""The longest lifetime browsers keep (Chrome caps cookies at 400 days)."""
 
 
-# The edit key in the browser -------------------------------------------------------------
+# This browser --------------------------------------------------------------------------------
 
-def browser_key(session_id: int) -> str | None:
-    keys = browser.get("edit_keys", {})
-    return keys.get(str(session_id)) if isinstance(keys, dict) else None
+def device_hash() -> str | None:
+    token = request.cookies.get(DEVICE_COOKIE, "")
+    return hashlib.sha256(token.encode()).hexdigest() if 20 <= len(token) <= 100 else None
 
 
-def remember_key(session_id: int, key: str) -> None:
-    keys = dict(browser.get("edit_keys", {}))
-    keys[str(session_id)] = key
-    browser["edit_keys"] = keys
+def device_hash_to_grant() -> str:
+    """This browser's device hash, making a device token (sent with the answer) if it has none."""
+    existing = device_hash()
+    if existing is not None:
+        return existing
+    g.new_device_token = secrets.token_urlsafe(32)
+    return hashlib.sha256(g.new_device_token.encode()).hexdigest()
+
+
+@bp.after_app_request
+def set_device_cookie(response: Response) -> Response:
+    token = g.pop("new_device_token", None)
+    if token is not None:
+        response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_COOKIE_DAYS * 86400,
+                            httponly=True, samesite="Lax",
+                            secure=request.is_secure or
+                            bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+    return response
 
 
 def can_edit(score_session: ScoreSession) -> bool:
-    return service.key_opens(score_session, browser_key(score_session.id))
+    return service.has_access(score_session, device_hash())
 
 
-def load(session_id: int) -> ScoreSession:
-    return db.get_or_404(ScoreSession, session_id,
-                         description=f"There is no score session {session_id}.")
-
-
-def load_for_writing(session_id: int) -> ScoreSession:
-    score_session = load(session_id)
-    if not can_edit(score_session):
-        abort(403, description="This phone cannot change this session: open the "
-                               "“share to edit” link from the phone that started it.")
+def load(session_id: str, *, history: bool = False) -> ScoreSession:
+    score_session = service.read_session(session_id, history=history)
+    if score_session is None:
+        abort(404, description="There is no such score session (check the link).")
     return score_session
 
 
-# Sessions --------------------------------------------------------------------------------
+def load_for_writing(session_id: str) -> ScoreSession:
+    """The session, locked for this request's write, once this browser may change it."""
+    score_session = service.lock_session(session_id)
+    if score_session is None:
+        abort(404, description="There is no such score session (check the link).")
+    if not can_edit(score_session):
+        abort(403, description="This phone cannot change this session: open the "
+                               "“share to edit” link from a phone that can.")
+    return score_session
+
+
+def sheet_url(score_session: ScoreSession) -> str:
+    return url_for(".score_sheet", session_id=score_session.public_id)
+
+
+# Sessions ------------------------------------------------------------------------------------
 
 @bp.get("/")
 def session_list() -> str:
-    sessions = service.all_sessions()
-    return render_template("scores/list.html", sessions=sessions,
-                           editable={s.id for s in sessions if can_edit(s)})
+    return render_template("scores/list.html",
+                           sessions=service.sessions_of_device(device_hash()))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -80,11 +123,12 @@ def new_session() -> BaseResponse | tuple[str, int] | str:
     form = NewSessionForm()
     if form.validate_on_submit():
         try:
-            score_session, key = service.create_session(
+            score_session, _key = service.create_session(
                 [field.data or "" for field in form.player_fields()], form.rounds.data,
-                form.preset.data, form.overrides())
+                form.preset.data, form.overrides(), device_hash=device_hash_to_grant())
         except ScoringError as error:
             db.session.rollback()
+            g.pop("new_device_token", None)
             target = {"rounds": form.rounds, "preset": form.preset}.get(error.field or "")
             if target is None and error.field and error.field.startswith("player "):
                 target = form.player_fields()[int(error.field.split()[1]) - 1]
@@ -92,78 +136,85 @@ def new_session() -> BaseResponse | tuple[str, int] | str:
                 target = getattr(form, error.field or "", None) or form.player_1
             target.errors = [*target.errors, str(error)]
         else:
-            remember_key(score_session.id, key)
             flash("Session started. Record the first game when it ends.", "success")
-            return redirect(url_for(".score_sheet", session_id=score_session.id))
+            return redirect(sheet_url(score_session))
     status = 422 if request.method == "POST" else 200
     return render_template("scores/new.html", form=form), status
 
 
-@bp.get("/<int:session_id>/join")
-def join_session(session_id: int) -> BaseResponse:
-    score_session = load(session_id)
-    key = request.args.get("key", "")
-    if not service.key_opens(score_session, key):
+@bp.get("/<session_id>/join")
+def join_session(session_id: str) -> BaseResponse:
+    """The share-to-edit link: the key gives this browser the right, then the key leaves the
+    address at once (a redirect), so it is not kept in history or sent on as a referrer."""
+    score_session = service.lock_session(session_id)
+    if score_session is None:
+        abort(404, description="There is no such score session (check the link).")
+    if not service.key_opens(score_session, request.args.get("key", "")):
         abort(403, description="This edit link is not right for this session: ask for it again.")
-    remember_key(session_id, key)
+    service.grant_access(score_session, device_hash_to_grant())
+    db.session.commit()
     flash("This phone can now record games in this session.", "success")
-    return redirect(url_for(".score_sheet", session_id=session_id))
+    return redirect(sheet_url(score_session))
 
 
-@bp.route("/<int:session_id>/delete", methods=["GET", "POST"])
-def delete_session(session_id: int) -> BaseResponse | str:
-    score_session = load_for_writing(session_id)
+@bp.route("/<session_id>/delete", methods=["GET", "POST"])
+def delete_session(session_id: str) -> BaseResponse | str:
     form = ConfirmForm()
-    if form.validate_on_submit():
+    if request.method == "POST" and form.validate_on_submit():
+        score_session = load_for_writing(session_id)
         names = ", ".join(score_session.player_names)
         service.delete_session(score_session)
         flash(f"Session of {names} deleted.", "success")
         return redirect(url_for(".session_list"))
+    score_session = load(session_id)
+    if not can_edit(score_session):
+        abort(403, description="This phone cannot change this session.")
     return render_template("scores/delete.html", score_session=score_session, form=form)
 
 
-# The sheet -------------------------------------------------------------------------------
+# The sheet -----------------------------------------------------------------------------------
 
 def render_sheet(score_session: ScoreSession, *, editable: bool, template: str) -> str:
-    key = browser_key(score_session.id) if editable else None
-    share = (url_for(".join_session", session_id=score_session.id, key=key, _external=True)
-             if key else None)
+    key = service.shareable_key(score_session) if editable else None
+    share = (url_for(".join_session", session_id=score_session.public_id, key=key,
+                     _external=True) if key else None)
     return render_template(template, score_session=score_session, can_edit=editable,
                            sheet=service.sheet_of(score_session), share_link=share,
-                           view_link=url_for(".view_sheet", session_id=score_session.id,
+                           view_link=url_for(".view_sheet", session_id=score_session.public_id,
                                              _external=True),
+                           redo=service.redo_offer(score_session) if editable else None,
                            ending_words=ENDING_WORDS, form=ConfirmForm())
 
 
-@bp.get("/<int:session_id>")
-def score_sheet(session_id: int) -> str:
+@bp.get("/<session_id>")
+def score_sheet(session_id: str) -> str:
     score_session = load(session_id)
     return render_sheet(score_session, editable=can_edit(score_session),
                         template="scores/sheet.html")
 
 
-@bp.get("/<int:session_id>/view")
-def view_sheet(session_id: int) -> str:
+@bp.get("/<session_id>/view")
+def view_sheet(session_id: str) -> str:
     """The read-only standings for other phones: no edit buttons, refreshes itself."""
     return render_sheet(load(session_id), editable=False, template="scores/view.html")
 
 
-@bp.get("/<int:session_id>/sheet.csv")
-def sheet_csv(session_id: int) -> Response:
+@bp.get("/<session_id>/sheet.csv")
+def sheet_csv(session_id: str) -> Response:
     score_session = load(session_id)
     return Response(service.sheet_csv(score_session), mimetype="text/csv",
                     headers={"Content-Disposition":
                              f"attachment; filename=rummikub-session-{session_id}.csv"})
 
 
-@bp.get("/<int:session_id>/history")
-def history(session_id: int) -> str:
-    score_session = load(session_id)
+@bp.get("/<session_id>/history")
+def history(session_id: str) -> str:
+    score_session = load(session_id, history=True)
     return render_template("scores/history.html", score_session=score_session,
                            changes=list(reversed(score_session.changes)))
 
 
-# Games -----------------------------------------------------------------------------------
+# Games ---------------------------------------------------------------------------------------
 
 def game_input(form: GameForm, players: tuple[str, ...]) -> GameInput:
     ending = Ending(form.ending.data)
@@ -189,37 +240,71 @@ def show_refusal(form: GameForm, players: tuple[str, ...], error: ScoringError) 
         form.form_errors.append(str(error))
 
 
+def shown_ending(form: GameForm) -> Ending:
+    """The ending the form is for; a tampered value shows the first tab (and its error)."""
+    endings = {ending.value: ending for ending in Ending}
+    return endings.get(form.ending.data or "", Ending.WENT_OUT)
+
+
 def game_page(score_session: ScoreSession, form: GameForm, number: int, *, editing: bool,
               tie: TiedLowestRackError | None = None) -> str:
     return render_template("scores/game.html", score_session=score_session, form=form,
                            number=number, round=round_of(number, len(score_session.players)),
-                           editing=editing, ending=Ending(form.ending.data),
+                           editing=editing, ending=shown_ending(form),
                            endings=ENDING_TITLES, tie=tie,
                            bonus_jokers=score_session.rules.has_bonus_jokers)
 
 
-def posted_game_form(score_session: ScoreSession) -> GameForm:
+def posted_game_form() -> GameForm:
     """The game form over what was posted, with a line for every seat even if one was left out
-    (a missing ``lines-0-...`` would otherwise shift every later player's line up a seat)."""
-    if request.method != "POST":
-        return GameForm()
+    (a missing ``lines-0-...`` would otherwise shift every later player's line up a seat);
+    ``set_players`` then keeps one line per player of the session."""
     formdata = request.form.copy()
-    for seat in range(len(score_session.players)):
+    for seat in range(MAX_PLAYERS):
         formdata.setdefault(f"lines-{seat}-rack", "")
     return GameForm(formdata=formdata)
 
 
-def save_game(score_session: ScoreSession, form: GameForm, game: Game | None,
-              number: int) -> BaseResponse | tuple[str, int] | str:
+def form_idempotency(form: GameForm) -> Idempotency | None:
+    """The form's one-per-render key: posting the same form twice records one game."""
+    key = (form.idempotency_key.data or "").strip()
+    if not service.valid_idempotency_key(key):
+        return None
+    posted = sorted((name, value) for name, value in request.form.items(multi=True)
+                    if name != "csrf_token")
+    return Idempotency.of(key, request.path, posted)
+
+
+def written(score_session: ScoreSession, outcome: WriteAnswer, verb: str) -> BaseResponse:
+    body = outcome.body
+    if outcome.replayed:
+        flash(f"Game {body['number']} was already {verb} from this form "
+              f"({body['winner']} won): it is stored once.", "success")
+    else:
+        flash(f"Game {body['number']} {verb}: {body['winner']} won.", "success")
+    return redirect(sheet_url(score_session))
+
+
+def save_game(session_id: str, form: GameForm, game_number: int | None
+              ) -> BaseResponse | tuple[str, int] | str:
+    """Validate and store a posted game (a new one when ``game_number`` is None)."""
+    score_session = load_for_writing(session_id)
     players = score_session.player_names
     form.set_players(players)
-    if request.method == "POST" and form.validate():
+    game = None if game_number is None else service.stored_game(score_session, game_number)
+    if game_number is not None and game is None:
+        abort(404, description=f"This session has no game {game_number}.")
+    number = game_number or service.games_stored(score_session)[1] + 1
+    if form.validate():
         try:
             entry = game_input(form, players)
+            key = form_idempotency(form)
             if game is None:
-                saved = service.record_game(score_session, entry)
+                outcome = service.record_game(score_session, entry,
+                                              expected_number=form.expected_number(),
+                                              idempotency=key)
             else:
-                saved = service.edit_game(score_session, game, entry)
+                outcome = service.edit_game(score_session, game, entry, idempotency=key)
         except TiedLowestRackError as error:
             db.session.rollback()
             show_refusal(form, players, error)
@@ -228,49 +313,54 @@ def save_game(score_session: ScoreSession, form: GameForm, game: Game | None,
         except ScoringError as error:
             db.session.rollback()
             show_refusal(form, players, error)
-        except SessionStateError as error:
+        except (SessionStateError, IdempotencyKeyReused) as error:
             db.session.rollback()
             flash(str(error), "error")
-            return redirect(url_for(".score_sheet", session_id=score_session.id))
+            return redirect(sheet_url(score_session))
         else:
-            verb = "saved" if game is not None else "recorded"
-            flash(f"Game {saved.number} {verb}: {saved.winner.name} won.", "success")
-            return redirect(url_for(".score_sheet", session_id=score_session.id))
-    status = 422 if request.method == "POST" else 200
-    return game_page(score_session, form, number, editing=game is not None), status
+            return written(score_session, outcome, "saved" if game is not None else "recorded")
+    return game_page(score_session, form, number, editing=game is not None), 422
 
 
-@bp.route("/<int:session_id>/games/new", methods=["GET", "POST"])
-def record_game(session_id: int) -> BaseResponse | tuple[str, int] | str:
-    score_session = load_for_writing(session_id)
+@bp.route("/<session_id>/games/new", methods=["GET", "POST"])
+def record_game(session_id: str) -> BaseResponse | tuple[str, int] | str:
+    if request.method == "POST":
+        return save_game(session_id, posted_game_form(), None)
+    score_session = load(session_id)
+    if not can_edit(score_session):
+        abort(403, description="This phone cannot change this session: open the "
+                               "“share to edit” link from a phone that can.")
     sheet = service.sheet_of(score_session)
     if sheet.next_game is None:
         flash(f"The session is complete: all {sheet.games_planned} games are recorded.", "error")
-        return redirect(url_for(".score_sheet", session_id=session_id))
-    form = posted_game_form(score_session)
-    if request.method == "GET":
-        wanted = request.args.get("ending", Ending.WENT_OUT.value)
-        form.ending.data = wanted if wanted in {e.value for e in Ending} else "out"
-    return save_game(score_session, form, None, sheet.next_game[0])
+        return redirect(sheet_url(score_session))
+    form = GameForm()
+    wanted = request.args.get("ending", Ending.WENT_OUT.value)
+    form.ending.data = wanted if wanted in {e.value for e in Ending} else "out"
+    form.number.data = str(sheet.next_game[0])
+    form.set_players(score_session.player_names)
+    return game_page(score_session, form, sheet.next_game[0], editing=False)
 
 
-@bp.route("/<int:session_id>/games/<int:game_number>/edit", methods=["GET", "POST"])
-def edit_game(session_id: int, game_number: int) -> BaseResponse | tuple[str, int] | str:
-    score_session = load_for_writing(session_id)
-    game = service.find_game(score_session, game_number)
+@bp.route("/<session_id>/games/<int:game_number>/edit", methods=["GET", "POST"])
+def edit_game(session_id: str, game_number: int) -> BaseResponse | tuple[str, int] | str:
+    if request.method == "POST":
+        return save_game(session_id, posted_game_form(), game_number)
+    score_session = load(session_id)
+    if not can_edit(score_session):
+        abort(403, description="This phone cannot change this session.")
+    game = service.stored_game(score_session, game_number)
     if game is None:
         abort(404, description=f"This session has no game {game_number}.")
-    if request.method == "GET":
-        form = GameForm(data=stored_form_data(score_session, game, request.args.get("ending")))
-    else:
-        form = posted_game_form(score_session)
-    return save_game(score_session, form, game, game_number)
+    form = GameForm(data=stored_form_data(score_session, game, request.args.get("ending")))
+    form.set_players(score_session.player_names)
+    return game_page(score_session, form, game_number, editing=True)
 
 
 def stored_form_data(score_session: ScoreSession, game: Game,
                      ending: str | None) -> dict[str, Any]:
     """The stored game as the form shows it, so an edit starts from what was recorded."""
-    result = game.to_result(score_session.player_names)
+    result = game.to_result(score_session.players)
     lines = []
     for rack, points in zip(result.racks, result.scores, strict=True):
         line: dict[str, Any] = {"score": f"{points:+d}" if points else "0"}
@@ -283,18 +373,33 @@ def stored_form_data(score_session: ScoreSession, game: Game,
     return {"ending": chosen, "winner": result.winner, "lines": lines}
 
 
-@bp.post("/<int:session_id>/games/<int:game_number>/undo")
-def undo_game(session_id: int, game_number: int) -> BaseResponse:
-    score_session = load_for_writing(session_id)
+@bp.post("/<session_id>/games/<int:game_number>/undo")
+def undo_game(session_id: str, game_number: int) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
         abort(400, description="The undo button expired: reload the page and try again.")
-    game = service.find_game(score_session, game_number)
-    if game is None:
-        abort(404, description=f"This session has no game {game_number}.")
+    score_session = load_for_writing(session_id)
     try:
-        service.delete_last_game(score_session, game)
+        service.undo_last_game(score_session, game_number)
+    except LookupError:
+        abort(404, description=f"This session has no game {game_number}.")
     except SessionStateError as error:
+        db.session.rollback()
         flash(str(error), "error")
     else:
-        flash(f"Game {game_number} undone.", "success")
-    return redirect(url_for(".score_sheet", session_id=session_id))
+        flash(f"Game {game_number} undone. Tap “Redo” to put it back.", "success")
+    return redirect(sheet_url(score_session))
+
+
+@bp.post("/<session_id>/redo")
+def redo_game(session_id: str) -> BaseResponse:
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="The redo button expired: reload the page and try again.")
+    score_session = load_for_writing(session_id)
+    try:
+        outcome = service.redo_game(score_session)
+    except SessionStateError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        flash(f"Game {outcome.body['number']} put back.", "success")
+    return redirect(sheet_url(score_session))

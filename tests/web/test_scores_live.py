@@ -1,0 +1,57 @@
+"""Two phones at once, for real: the app served by gunicorn on a SQLite file, several writers
+at the same time, and a ``kill -9`` of the server in the middle of the writes.
+
+Small sizes for CI (a few writers, a few seconds, one kill); ``benchmarks/web.py`` runs the
+same load at full size (32 writers, 60 s, ten kills) and PostgreSQL's variant is in
+``tests/postgres``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from tests.live_server import Acknowledged, Client, check_database, run_writers, served
+
+
+def test_writers_at_once_are_each_stored_once_with_no_5xx_and_no_locked_database(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    with served(url, tmp_path / "instance") as server:
+        report = run_writers(server, writers=4, seconds=3, undo=True, readers=1)
+    print(f"{len(report.acknowledged)} games acknowledged, {report.reads} reads, "
+          f"statuses {dict(report.statuses)}")
+    assert len(report.acknowledged) >= 20, report.statuses
+    assert report.server_errors == []
+    assert "database is locked" not in server.log.read_text()
+    assert check_database(url, report) == []
+
+
+def test_a_kill_9_during_writes_loses_no_acknowledged_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'kill.sqlite'}"
+    with served(url, tmp_path / "instance") as server:
+        stop = threading.Event()
+        finished = []
+        load = threading.Thread(target=lambda: finished.append(
+            run_writers(server, writers=4, seconds=0, undo=False, readers=0,
+                        stop_event=stop)))
+        load.start()
+        time.sleep(2)
+        server.kill()
+        stop.set()
+        load.join()
+        report = finished[0]
+        assert len(report.acknowledged) >= 5 and report.server_errors == []
+        server.restart()
+        assert check_database(url, report) == []
+        # What got no answer is sent again with the same key: at most one game each.
+        phone = Client(server)
+        for session_id, auth, body, key in report.unanswered:
+            status, answer = phone.request("POST", f"/api/v1/sessions/{session_id}/games",
+                                           body, {**auth, "Idempotency-Key": key})
+            assert status in (200, 201), (status, answer)
+            report.acknowledged.append(
+                Acknowledged(key, session_id, answer["number"], answer["scores"]))
+    assert check_database(url, report) == []
+    assert "database is locked" not in server.log.read_text()

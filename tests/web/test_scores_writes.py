@@ -1,0 +1,220 @@
+"""The write path of the score keeper: two phones at once, retries, redo, and its cost.
+
+The concurrency itself is proven against the real server in ``test_scores_live.py``; these
+tests pin each piece of the design through the test client.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event, func, select
+
+from companion.web.extensions import db
+from companion.web.models import Game, GameChange
+from companion.web.scores import service
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+PAPER = {"ending": "paper", "scores": {"Ann": 6, "Bob": -1, "Cy": -2, "Dee": -3}}
+
+
+def start(client: FlaskClient, rounds: int = 10) -> tuple[str, dict[str, str]]:
+    answer = client.post("/api/v1/sessions", json={"players": PLAYERS, "rounds": rounds})
+    assert answer.status_code == 201, answer.json
+    return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
+
+
+def post(client: FlaskClient, session_id: str, key: dict[str, str], body: dict[str, Any],
+         **headers: str) -> Any:
+    return client.post(f"/api/v1/sessions/{session_id}/games", json=body,
+                       headers={**key, **headers})
+
+
+@contextmanager
+def counted_queries(app: Flask) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_recording_or_reading_game_40_costs_no_more_queries_than_game_2(
+        app: Flask, client: FlaskClient) -> None:
+    session_id, key = start(client)
+    cost: dict[int, dict[str, int]] = {}
+    for number in range(1, 41):
+        with counted_queries(app) as api_write:
+            assert post(client, session_id, key, PAPER).status_code == 201
+        with counted_queries(app) as api_read:
+            assert client.get(f"/api/v1/sessions/{session_id}").status_code == 200
+        with counted_queries(app) as page_read:
+            assert client.get(f"/scores/{session_id}").status_code == 200
+        cost[number] = {"record (API)": len(api_write), "read (API)": len(api_read),
+                        "sheet page": len(page_read)}
+    print("queries at game 2:", cost[2], "at game 40:", cost[40])
+    assert cost[40] == cost[2]
+    assert max(cost[40].values()) <= 12
+
+
+def test_recording_through_the_page_costs_the_same_at_game_2_and_game_40(
+        app: Flask, client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 20, "preset": "pressman"})
+    session_id = answer.location.rsplit("/", 1)[1]
+    counts = []
+    for _ in range(40):
+        with counted_queries(app) as page_write:
+            answer = client.post(f"/scores/{session_id}/games/new", data={
+                "ending": "paper", "lines-0-score": "+3", "lines-1-score": "-3"})
+            assert answer.status_code == 302
+        counts.append(len(page_write))
+    assert counts[39] == counts[1], counts
+
+
+def test_the_next_number_comes_from_the_stored_games_not_a_count(
+        app: Flask, client: FlaskClient) -> None:
+    """The broken session of issue 9 (games 1-12 and 14): the next game is 15, not 14."""
+    session_id, key = start(client)
+    for _ in range(3):
+        post(client, session_id, key, PAPER)
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.number == 3))
+        game.number = 5
+        db.session.commit()
+    answer = post(client, session_id, key, PAPER)
+    assert answer.status_code == 201 and answer.json["number"] == 6
+
+
+def test_a_phone_recording_a_game_another_phone_just_recorded_is_told_what_was_recorded(
+        client: FlaskClient) -> None:
+    session_id, key = start(client)
+    first = post(client, session_id, key, {**PAPER, "number": 1})
+    assert first.status_code == 201
+    late = post(client, session_id, key, {"ending": "paper", "number": 1,
+                                          "scores": {"Ann": -1, "Bob": 1, "Cy": 0, "Dee": 0}})
+    assert late.status_code == 409
+    assert late.json["recorded"]["scores"] == PAPER["scores"]
+    assert "game 1 was already recorded" in late.json["error"] and late.json["where"]
+    ahead = post(client, session_id, key, {**PAPER, "number": 7})
+    assert ahead.status_code == 409 and "next game is 2" in ahead.json["error"]
+
+
+def test_a_unique_number_conflict_in_the_database_is_a_409_with_the_stored_game(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If two writers ever got the same number (a database without the lock), the constraint
+    decides: the change-log row is added inside the ``try``, so the answer is 409, not 500."""
+    session_id, key = start(client)
+    post(client, session_id, key, PAPER)
+    monkeypatch.setattr(service, "games_stored", lambda _session: (0, 0))
+    clash = post(client, session_id, key, PAPER)
+    assert clash.status_code == 409
+    assert clash.json["recorded"]["number"] == 1 and "another phone" in clash.json["error"]
+    monkeypatch.undo()
+    assert len(client.get(f"/api/v1/sessions/{session_id}").json["games"]) == 1
+
+
+def test_the_same_request_twice_with_one_idempotency_key_is_one_game(
+        client: FlaskClient) -> None:
+    session_id, key = start(client)
+    first = post(client, session_id, key, PAPER, **{"Idempotency-Key": "phone-1-game-1"})
+    again = post(client, session_id, key, PAPER, **{"Idempotency-Key": "phone-1-game-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json and again.headers["Idempotent-Replayed"] == "true"
+    other = post(client, session_id, key, {**PAPER, "scores": {"Ann": -1, "Bob": 1, "Cy": 0,
+                                                               "Dee": 0}},
+                 **{"Idempotency-Key": "phone-1-game-1"})
+    assert other.status_code == 422 and other.json["where"] == {"header": "Idempotency-Key"}
+    undo = client.delete(f"/api/v1/sessions/{session_id}/games/1",
+                         headers={**key, "Idempotency-Key": "undo-1"})
+    assert undo.status_code == 200
+    # A retry of the first write after the undo still answers the first result: no new game.
+    late_retry = post(client, session_id, key, PAPER, **{"Idempotency-Key": "phone-1-game-1"})
+    assert late_retry.json["number"] == 1
+    assert client.get(f"/api/v1/sessions/{session_id}").json["games"] == []
+    assert client.delete(f"/api/v1/sessions/{session_id}/games/1",
+                         headers={**key, "Idempotency-Key": "undo-1"}).status_code == 200
+    bad_key = post(client, session_id, key, PAPER, **{"Idempotency-Key": "x" * 101})
+    assert bad_key.status_code == 400 and "Idempotency-Key" in bad_key.json["error"]
+
+
+def test_the_same_form_posted_twice_records_one_game(client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 2, "preset": "pressman"})
+    session_id = answer.location.rsplit("/", 1)[1]
+    page = client.get(f"/scores/{session_id}/games/new?ending=paper").text
+    token = re.search(r'name="idempotency_key" type="hidden" value="([^"]+)"', page)
+    number = re.search(r'name="number" type="hidden" value="([^"]+)"', page)
+    assert token is not None and number is not None and number.group(1) == "1"
+    posted = {"ending": "paper", "idempotency_key": token.group(1), "number": "1",
+              "lines-0-score": "+4", "lines-1-score": "-4"}
+    assert client.post(f"/scores/{session_id}/games/new", data=posted).status_code == 302
+    again = client.post(f"/scores/{session_id}/games/new", data=posted, follow_redirects=True)
+    assert "was already recorded from this form" in again.text
+    games = client.get(f"/api/v1/sessions/{session_id}").json["games"]
+    assert [game["number"] for game in games] == [1]
+    next_page = client.get(f"/scores/{session_id}/games/new?ending=paper").text
+    assert token.group(1) not in next_page
+
+
+def test_after_an_undo_redo_is_offered_until_the_next_change(client: FlaskClient) -> None:
+    session_id, key = start(client, rounds=1)
+    post(client, session_id, key, PAPER)
+    second = {"ending": "out", "winner": "Bob", "racks": {"Ann": "K5 J", "Cy": 3, "Dee": 4}}
+    post(client, session_id, key, second)
+    assert client.get(f"/api/v1/sessions/{session_id}").json["redo"] is None
+    assert client.post(f"/api/v1/sessions/{session_id}/redo", headers=key).status_code == 409
+    client.delete(f"/api/v1/sessions/{session_id}/games/2", headers=key)
+    assert client.get(f"/api/v1/sessions/{session_id}").json["redo"] == 2
+    redone = client.post(f"/api/v1/sessions/{session_id}/redo", headers=key)
+    assert redone.status_code == 201
+    assert redone.json["number"] == 2 and redone.json["racks"]["Ann"] == "K5 J"
+    assert redone.json["scores"] == {"Ann": -35, "Bob": 42, "Cy": -3, "Dee": -4}
+    again = client.post(f"/api/v1/sessions/{session_id}/redo", headers=key)
+    assert again.status_code == 409 and "nothing to redo" in again.json["error"]
+    client.delete(f"/api/v1/sessions/{session_id}/games/2", headers=key)
+    post(client, session_id, key, PAPER)  # the next change: the undone game is gone for good
+    assert client.get(f"/api/v1/sessions/{session_id}").json["redo"] is None
+    actions = [c["action"] for c in
+               client.get(f"/api/v1/sessions/{session_id}/history").json["history"]]
+    assert actions == ["recorded", "recorded", "undone", "redone", "undone", "recorded"]
+
+
+def test_the_sheet_page_offers_redo_after_undo_and_it_puts_the_game_back(
+        client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 2, "preset": "pressman"})
+    session_id = answer.location.rsplit("/", 1)[1]
+    client.post(f"/scores/{session_id}/games/new",
+                data={"ending": "out", "winner": "Ann", "lines-1-rack": "R9 B4"})
+    assert "Redo game" not in client.get(f"/scores/{session_id}").text
+    client.post(f"/scores/{session_id}/games/1/undo")
+    sheet = client.get(f"/scores/{session_id}").text
+    assert "Redo game 1" in sheet and "+13" not in sheet
+    client.post(f"/scores/{session_id}/redo")
+    sheet = client.get(f"/scores/{session_id}").text
+    assert "Redo game" not in sheet and "+13" in sheet
+    assert "Game 1 put back (redo)" in client.get(f"/scores/{session_id}/history").text
+
+
+def test_the_history_keeps_the_idempotency_key_with_the_change(
+        app: Flask, client: FlaskClient) -> None:
+    session_id, key = start(client)
+    post(client, session_id, key, PAPER, **{"Idempotency-Key": "k-1"})
+    with app.app_context():
+        change = db.session.scalar(select(GameChange))
+        assert change.idempotency_key == "k-1" and change.answer["status"] == 201
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1
