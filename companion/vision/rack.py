@@ -39,6 +39,7 @@ BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in t
 EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
+FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
 BAR_EVEN_DELTA = 14.0  # ΔE within which a column's bar colour counts as the bar's colour
 
 
@@ -126,8 +127,11 @@ def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
     lab[..., 0] *= 100 / 255  # L in 0–100 like a and b's ±127 scale: ΔE in one unit
     lab[..., 1:] -= 128
+    covered = np.zeros(image.shape[:2], np.uint8)
+    for corners in read.corners:
+        cv2.fillConvexPoly(covered, np.round(corners).astype(np.int32), 1)
     rows = [row for group in _rows_of(standing, geometry)
-            if (row := _row_on_bar(lab, group, geometry)) is not None]
+            if (row := _row_on_bar(lab, covered, group, geometry)) is not None]
     if not rows:
         return []
     # the rack is the row of the largest tiles; a second row of like tiles stacked just above
@@ -191,9 +195,16 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
     return list(groups.values())
 
 
-def _row_on_bar(lab: np.ndarray, group: list[int],
+def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
                 geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
-    """The row, with the tiles that stand on its bar, or None when no bar runs under it."""
+    """The row, with the tiles that stand on its bar, or None when no bar runs under it.
+
+    The band under the row is resampled into a strip (columns along the row, rows going
+    down). The bar shows as a lower edge at one depth across the row, with an even colour
+    above it; and that edge must also show where no tile stands (in the gaps and past the
+    ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
+    table. ``covered`` marks every tile found in the photo.
+    """
     bottoms = np.array([geometry[i][0] for i in group])
     up = np.sum([geometry[i][1] for i in group], axis=0)
     up /= np.linalg.norm(up) or 1.0
@@ -240,6 +251,15 @@ def _row_on_bar(lab: np.ndarray, group: list[int],
     if support[best] < BAR_SUPPORT:
         return None
     edge_depth = first + best
+    # the edge where no tile stands at that depth, within a tile and a half of the row
+    at_edge = cv2.remap(covered, map_x[edge_depth - 2:edge_depth + 3].astype(np.float32),
+                        map_y[edge_depth - 2:edge_depth + 3].astype(np.float32),
+                        cv2.INTER_NEAREST).any(axis=0)
+    near_row = inside & (columns >= along.min() - 2 * tile_width) \
+        & (columns <= along.max() + 2 * tile_width)
+    free = near_row & ~at_edge
+    if free.sum() * (1 / scale) < tile_width * FREE_WIDTH or near[best][free].mean() < BAR_SUPPORT:
+        return None
     # the bar's lower part, above its edge: the tiles' outlines may stop short of their bottoms
     band = strip[max(2, int(edge_depth * 0.45)):max(3, edge_depth - 1)]
     colour_per_column = np.median(band, axis=0)
