@@ -6,6 +6,7 @@ never a 500 or a traceback."""
 from __future__ import annotations
 
 import io
+import re
 import json
 from collections import Counter
 from pathlib import Path
@@ -108,3 +109,27 @@ def test_the_cli_explains_a_photo_without_a_rack(tmp_path: Path) -> None:
     assert "no tiles found on a rack" in result.output
     missing = CliRunner().invoke(main, ["read-rack", str(tmp_path / "nothing.jpg")])
     assert missing.exit_code == 2 and "cannot read the image" in missing.output
+
+
+def test_the_record_game_page_offers_a_photo_of_each_rack(client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 1, "preset": "sabra"})
+    session_id = int(answer.location.rstrip("/").rsplit("/", 1)[1])
+    for ending in ("out", "exhausted"):
+        page = client.get(f"/scores/{session_id}/games/new?ending={ending}").get_data(
+            as_text=True)
+        assert page.count('class="rack-photo"') == 2
+        assert page.count('capture="environment"') == 2
+        assert 'data-rack-photo-for="lines-1-rack"' in page
+        assert 'data-preset="sabra"' in page and 'src="/static/rack_photo.js"' in page
+        assert " on" not in "".join(re.findall(r"<input[^>]*rack-photo-input[^>]*>", page))
+
+
+def test_the_api_takes_a_sessions_own_joker_penalty(client: FlaskClient, rack: RenderedRack,
+                                                    rack_photo: bytes) -> None:
+    jokers = sum(tile.is_joker for tile in rack.rack_tiles)
+    _, default = post_rack(client, rack_photo)
+    status, answer = post_rack(client, rack_photo, joker_penalty="50")
+    assert status == 200 and answer["value"] == default["value"] + 20 * jokers
+    status, answer = post_rack(client, rack_photo, joker_penalty="lots")
+    assert status == 400 and answer["where"] == {"field": "joker_penalty"}

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from companion.core.scoring import ScoringError, apply_rule_overrides
 from companion.web.api import ApiInputError, preset_field
 from companion.web.photos.forms import size_words
 
@@ -59,7 +60,11 @@ def read_photo() -> Any:
 
 @bp.post("/rack")
 def read_rack() -> Any:
-    """The tiles on a rack photo and the rack's value under the preset's joker penalty."""
+    """The tiles on a rack photo and the rack's value under the preset's joker penalty.
+
+    ``joker_penalty`` (optional, a whole number) is a session's own penalty when it overrides
+    the preset's; the core checks its range.
+    """
     upload = request.files.get("photo")
     if upload is None:
         if "photo" in request.form:
@@ -68,6 +73,15 @@ def read_rack() -> Any:
         raise ApiInputError("no photo: send the rack photo as the multipart file field `photo` "
                             "(curl -F photo=@rack.jpg)", PHOTO_FIELD)
     preset = preset_field(request.form.get("preset", request.args.get("preset")))
+    penalty = request.form.get("joker_penalty", request.args.get("joker_penalty"))
+    if penalty not in (None, ""):
+        where = {"field": "joker_penalty"}
+        if not penalty.strip().isdigit():
+            raise ApiInputError("`joker_penalty` must be a whole number", where)
+        try:
+            preset = apply_rule_overrides(preset, {"joker_penalty": int(penalty)})
+        except ScoringError as error:
+            raise ApiInputError(str(error), where) from error
     from companion.vision import PhotoError
     from companion.vision import read_rack as read_rack_photo
 
