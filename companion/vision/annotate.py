@@ -5,35 +5,22 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.core.presets import PRESSMAN, Preset
-from companion.core.tiles import ImpossibleTilesError, Table
+from companion.core.tiles import Table
 from companion.vision.decode import decode_image
 from companion.vision.rack import RackReading
-from companion.vision.reading import PhotoReading
+from companion.vision.reading import PhotoReading, judge
 
 MAX_SIDE = 1600  # the annotated picture is for a phone screen
 LEGAL = (60, 170, 40)  # BGR green
 ILLEGAL = (40, 40, 220)  # BGR red
-UNKNOWN = (150, 150, 150)
 DOUBTFUL = (0, 200, 255)  # BGR amber: a tile to confirm
 
 
-def _set_colours(table: Table, preset: Preset) -> list[tuple[int, int, int]]:
-    from companion.core.melds import check_table
-
-    try:
-        verdict = check_table(table, preset=preset)
-    except ImpossibleTilesError:
-        return [ILLEGAL] * len(table)
-    return [LEGAL if meld.legal else ILLEGAL for meld in verdict.sets]
-
-
-def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None,
-             preset: Preset = PRESSMAN) -> bytes:
+def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None) -> bytes:
     """The photo as PNG with each set outlined green or red by its verdict and tiles labelled.
 
     ``table`` is the user's corrected table (same number of tiles per set as the reading); when
-    given, its tiles and verdicts are drawn instead of what was read.
+    given, its tiles and verdicts (under the reading's preset) are drawn instead.
     """
     if table is not None and [len(m) for m in table] != [len(m) for m in reading.sets]:
         raise ValueError("the corrected table must have as many tiles per set as the reading")
@@ -42,10 +29,8 @@ def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None,
     if scale < 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     shown = table if table is not None else reading.table
-    if reading.verdict is None and table is None:
-        colours = [ILLEGAL if reading.error else UNKNOWN] * len(reading.sets)
-    else:
-        colours = _set_colours(shown, reading.verdict.preset if reading.verdict else preset)
+    judgement = reading.judgement if table is None else judge(table, preset=reading.preset)
+    colours = [LEGAL if judged.legal else ILLEGAL for judged in judgement.sets]
     thickness = max(2, round(max(image.shape[:2]) / 400))
     for number, meld in enumerate(reading.sets):
         points = np.concatenate([np.array(reading.tiles[i].outline, np.float32) for i in meld])

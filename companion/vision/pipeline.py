@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
-from companion.core.tiles import ImpossibleTilesError
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile, upright_corners
 from companion.vision.decode import decode_image
@@ -89,20 +88,7 @@ def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     renumber = {old: new for new, old in enumerate(order)}
     tiles = tuple(tiles[old] for old in order)
     set_indexes = tuple(tuple(renumber[i] for i in meld) for meld in sets)
-    return _judged(width, height, tiles, set_indexes, preset)
-
-
-def _judged(width: int, height: int, tiles: tuple[ReadTile, ...],
-            sets: tuple[tuple[int, ...], ...], preset: Preset) -> PhotoReading:
-    from companion.core.melds import check_table
-
-    reading = PhotoReading(width, height, tiles, sets, verdict=None)
-    try:
-        verdict = check_table(reading.table, preset=preset)
-    except ImpossibleTilesError as error:
-        return PhotoReading(width, height, tiles, sets, verdict=None,
-                            error=f"the tiles read cannot all be right: {error}", preset=preset)
-    return PhotoReading(width, height, tiles, sets, verdict=verdict, preset=preset)
+    return PhotoReading(width, height, tiles, set_indexes, preset=preset)
 
 
 def read_photo(data: bytes, *, preset: Preset = PRESSMAN) -> PhotoReading:

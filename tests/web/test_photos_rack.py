@@ -6,8 +6,8 @@ never a 500 or a traceback."""
 from __future__ import annotations
 
 import io
-import re
 import json
+import re
 from collections import Counter
 from pathlib import Path
 

@@ -15,9 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.melds import check_table
 from companion.core.presets import Preset
-from companion.core.tiles import ImpossibleTilesError, NotationError, Table, Tile
+from companion.core.tiles import NotationError, Table, Tile
 from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
 from companion.vision.preview import preview_of
 
@@ -86,13 +85,7 @@ def _reading_from_json(data: Any, preset: Preset) -> PhotoReading:
     if any(tiles[index].set_index != number for number, indexes in enumerate(sets)
            for index in indexes):
         raise ValueError("a carried tile names the wrong set")
-    table = tuple(tuple(tiles[index].tile for index in indexes) for indexes in sets)
-    try:
-        verdict, error = check_table(table, preset=preset), None
-    except ImpossibleTilesError as impossible:
-        verdict, error = None, str(impossible)
-    return PhotoReading(width=width, height=height, tiles=tiles, sets=sets,
-                        verdict=verdict, error=error, preset=preset)
+    return PhotoReading(width=width, height=height, tiles=tiles, sets=sets, preset=preset)
 
 
 def _read_tile(item: Any, width: int, height: int) -> ReadTile:
