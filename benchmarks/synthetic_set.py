@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.core.tiles import format_table
-from companion.vision.synthetic import (
+from training.synthetic import (
     BACKGROUNDS,
     DESIGNS,
     LIGHTS,

@@ -174,3 +174,48 @@ def serve(host: str, port: int, threads: int, workers: int) -> None:
         run_server(host=host, port=port, threads=threads, workers=workers)
     except CannotServe as error:
         raise BadInput(str(error)) from error
+
+
+@main.command("read-rack")
+@PRESET_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
+@click.option("--annotate", "annotate_to", metavar="OUT.png",
+              help="Also write the photo with the rack's tiles labelled, the others greyed.")
+@click.argument("image")
+def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -> None:
+    """Read the tiles on a rack and the rack's value: IMAGE is a JPEG or PNG ('-' reads stdin).
+
+    Exit 0 when the rack was read, 2 when the photo cannot be read or shows no rack.
+    """
+    from pathlib import Path
+
+    from companion.vision import PhotoError, annotate_rack
+    from companion.vision import read_rack as read_rack_photo
+
+    try:
+        data = sys.stdin.buffer.read() if image == "-" else Path(image).read_bytes()
+    except OSError as error:
+        raise BadInput(f"cannot read the image {image}: {error.strerror or error}") from error
+    try:
+        reading = read_rack_photo(data, preset=get_preset(preset))
+    except PhotoError as error:
+        raise BadInput(f"{image}: {error}") from error
+    if annotate_to:
+        try:
+            Path(annotate_to).write_bytes(annotate_rack(data, reading))
+        except OSError as error:
+            raise BadInput(f"cannot write the picture to {annotate_to}: "
+                           f"{error.strerror or error}") from error
+    if as_json:
+        emit_json(reading.to_json())
+        return
+    rows = reading.rows
+    click.echo(f"Read {len(reading.tiles)} tiles on the rack ({rows} row{'s' * (rows != 1)}) "
+               f"from {image}; {len(reading.ignored)} tiles off the rack left out.")
+    click.echo(f"Rack: {' '.join(str(tile) for tile in reading.rack)}")
+    jokers = f" ({reading.jokers} joker{'s' * (reading.jokers != 1)} at " \
+             f"{reading.preset.joker_penalty})" if reading.jokers else ""
+    click.echo(f"Value: {reading.value}{jokers}")
+    for number, read in enumerate(reading.tiles, start=1):
+        if read.low_confidence:
+            click.echo(f"Unsure: tile {number} read as {read.tile} ({read.confidence:.0%} sure).")

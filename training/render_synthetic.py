@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.synthetic import DESIGNS, random_table, render_table
+from training.synthetic import DESIGNS, random_table, render_table
 
 FIRST_SEED = 10_000_000
 DEFAULT_CACHE = Path("/tmp/companion-synthetic")

@@ -1,13 +1,15 @@
-"""The photo reader: tiles on a table photo, read into sets and judged by the rules core.
+"""The photo reader: tiles on a table photo, read into sets and judged by the rules core;
+the tiles on a rack, read and valued.
 
 Runs on OpenCV and numpy only; the two small networks it uses ship as ONNX files in
 ``models/`` and are trained by the scripts in ``training/``.
 """
 
-from companion.vision.annotate import annotate
+from companion.vision.annotate import annotate, annotate_rack
 from companion.vision.decode import MAX_BYTES, MAX_PIXELS, decode_image
 from companion.vision.errors import PhotoError
 from companion.vision.pipeline import read_image, read_photo
+from companion.vision.rack import RackReading, read_rack, read_rack_image
 from companion.vision.reading import PhotoReading, ReadTile
 
 __all__ = [
@@ -15,9 +17,13 @@ __all__ = [
     "MAX_PIXELS",
     "PhotoError",
     "PhotoReading",
+    "RackReading",
     "ReadTile",
     "annotate",
+    "annotate_rack",
     "decode_image",
     "read_image",
     "read_photo",
+    "read_rack",
+    "read_rack_image",
 ]

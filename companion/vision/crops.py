@@ -28,6 +28,13 @@ def canonical_corners(rect: tuple[tuple[float, float], tuple[float, float], floa
     return points
 
 
+def upright_corners(corners: np.ndarray) -> np.ndarray:
+    """The same four corners turned so the top edge is the one nearest the photo's top."""
+    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
+    # corner order stays clockwise: TL TR BR BL; pick the turn whose top edge is highest
+    return min(turns, key=lambda c: float(c[0, 1] + c[1, 1]))
+
+
 def crop_tile(image: np.ndarray, corners: np.ndarray, *, margin: float = CROP_MARGIN) -> np.ndarray:
     """Warp the tile with these canonical corners into a CROP_HEIGHT × CROP_WIDTH BGR crop."""
     centre = corners.mean(axis=0)

@@ -15,6 +15,7 @@ from companion.vision.errors import PhotoError
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 40_000_000
+MAX_SIDE = 20_000  # no phone takes a photo 20 000 pixels long: a strip like that is a trap
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -27,7 +28,11 @@ def _megabytes(size: int) -> str:
 
 
 def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
-    """Width, height and where the first scan starts; PhotoError if the header is cut short."""
+    """Width, height and where the first scan starts; PhotoError if a segment is cut short.
+
+    Every segment before the scan is walked, and a length running past the end of the file
+    is refused here, before a decoder trusts it.
+    """
     position = 2
     width = height = 0
     while True:
@@ -43,9 +48,12 @@ def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
             continue
         (length,) = struct.unpack(">H", data[position:position + 2])
+        if length < 2 or position + length > len(data):
+            raise PhotoError("the file is truncated or damaged: a JPEG segment runs past the end "
+                             "of the file")
         if marker in _SOF_MARKERS:
-            if position + 7 > len(data):
-                raise PhotoError("the file is truncated: the JPEG header is cut short")
+            if length < 8:
+                raise PhotoError("the file is damaged: the JPEG header is cut short")
             height, width = struct.unpack(">HH", data[position + 3:position + 7])
         if marker == 0xDA:
             if not width or not height:
@@ -55,10 +63,28 @@ def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
-    if len(data) < 24 or data[12:16] != b"IHDR":
+    """Width and height from IHDR, after walking every chunk to IEND.
+
+    A chunk whose length runs past the end of the file (a 109-byte PNG may claim a 4 GB
+    chunk, and a decoder would reserve it) is refused before anything is decoded.
+    """
+    if len(data) < 33 or data[12:16] != b"IHDR":
         raise PhotoError("the file is truncated: the PNG header is cut short")
+    (header_length,) = struct.unpack(">I", data[8:12])
+    if header_length != 13:
+        raise PhotoError("the file is damaged: the PNG header has the wrong length")
     width, height = struct.unpack(">II", data[16:24])
-    return width, height
+    position = 8
+    while True:
+        if position + 12 > len(data):
+            raise PhotoError("the file is truncated: the PNG ends before the end of the picture")
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        if length > len(data) - position - 12:
+            raise PhotoError("the file is truncated or damaged: a PNG chunk runs past the end of "
+                             "the file")
+        position += 12 + length
+        if kind == b"IEND":
+            return width, height
 
 
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
@@ -75,10 +101,11 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
             raise PhotoError("the file is truncated: the JPEG ends before the end of the picture")
     elif data.startswith(_PNG_MAGIC):
         width, height = _png_size(data)
-        if data.rfind(b"IEND") < 0:
-            raise PhotoError("the file is truncated: the PNG ends before the end of the picture")
     else:
         raise PhotoError("not an image: send a photo as JPEG or PNG")
+    if max(width, height) > MAX_SIDE:
+        raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
+                         f"{MAX_SIDE} on a side")
     if width * height > MAX_PIXELS:
         raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
                          f"the limit is {MAX_PIXELS / 1e6:.0f}")

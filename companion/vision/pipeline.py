@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
-from companion.core.tiles import ImpossibleTilesError
 from companion.vision.classes import TILE_CLASSES
-from companion.vision.crops import canonical_corners, crop_tile
+from companion.vision.crops import canonical_corners, crop_tile, upright_corners
 from companion.vision.decode import decode_image
-from companion.vision.detect import find_tiles
+from companion.vision.detect import FoundTile, find_tiles
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
@@ -19,20 +20,57 @@ from companion.vision.reading import PhotoReading, ReadTile
 # (training/train_reader.py prints how many misreads each threshold catches).
 LOW_CONFIDENCE = 0.8
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
+SQUARISH = 0.8  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
 
 
-def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
-    """Read an already decoded BGR photo (see ``read_photo``)."""
-    height, width = image.shape[:2]
+@dataclass(frozen=True, eq=False)
+class ReadFound:
+    """The found tiles, read: outlines as canonical corners turned the way the ink is up
+    (top-left, top-right, bottom-right, bottom-left), with the reader's best class and its
+    probability."""
+
+    found: list[FoundTile]
+    corners: list[np.ndarray]
+    best: np.ndarray
+    confidence: np.ndarray
+
+    def tile(self, index: int) -> ReadTile:
+        """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
+        confidence = float(self.confidence[index])
+        return ReadTile(
+            tile=TILE_CLASSES[int(self.best[index])], confidence=confidence,
+            outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
+            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE)
+
+
+def find_and_read(image: np.ndarray, *, upright: bool = False) -> ReadFound:
+    """Find every tile in a decoded BGR photo and read it; PhotoError when there is none.
+
+    ``upright`` is for tiles standing on a rack: a tile seen from above at a slant looks
+    almost square, and its long side may then lie across; it is read with its top towards
+    the top of the photo instead.
+    """
     found = [tile for tile in find_tiles(image) if tile.short_side >= MIN_TILE_PIXELS]
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light")
     corners = [canonical_corners(tile.rect) for tile in found]
+    if upright:
+        corners = [upright_corners(c) if tile.short_side > SQUARISH * tile.long_side else c
+                   for c, tile in zip(corners, found)]
     crops = np.stack([crop_tile(image, tile_corners) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
     best = probabilities.argmax(axis=1)
     corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
+    confidence = probabilities[np.arange(len(found)), best]
+    return ReadFound(found, corners, best, confidence)
+
+
+def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
+    """Read an already decoded BGR photo (see ``read_photo``)."""
+    height, width = image.shape[:2]
+    read = find_and_read(image)
+    found, corners = read.found, read.corners
 
     centres = np.array([c.mean(axis=0) for c in corners], dtype=np.float64)
     ups = []
@@ -44,35 +82,13 @@ def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     sets = group_into_sets(centres, np.array(ups), widths, heights)
     set_of = {index: number for number, meld in enumerate(sets) for index in meld}
 
-    tiles = tuple(
-        ReadTile(
-            tile=TILE_CLASSES[int(best[i])],
-            confidence=float(probabilities[i, best[i]]),
-            outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in corners[i]),
-            set_index=set_of[i],
-            low_confidence=bool(probabilities[i, best[i]] < LOW_CONFIDENCE),
-        )
-        for i in range(len(found))
-    )
+    tiles = tuple(replace(read.tile(i), set_index=set_of[i]) for i in range(len(found)))
     # number the tiles in set order, so tile indexes read like the table
     order = [i for meld in sets for i in meld]
     renumber = {old: new for new, old in enumerate(order)}
     tiles = tuple(tiles[old] for old in order)
     set_indexes = tuple(tuple(renumber[i] for i in meld) for meld in sets)
-    return _judged(width, height, tiles, set_indexes, preset)
-
-
-def _judged(width: int, height: int, tiles: tuple[ReadTile, ...],
-            sets: tuple[tuple[int, ...], ...], preset: Preset) -> PhotoReading:
-    from companion.core.melds import check_table
-
-    reading = PhotoReading(width, height, tiles, sets, verdict=None)
-    try:
-        verdict = check_table(reading.table, preset=preset)
-    except ImpossibleTilesError as error:
-        return PhotoReading(width, height, tiles, sets, verdict=None,
-                            error=f"the tiles read cannot all be right: {error}", preset=preset)
-    return PhotoReading(width, height, tiles, sets, verdict=verdict, preset=preset)
+    return PhotoReading(width, height, tiles, set_indexes, preset=preset)
 
 
 def read_photo(data: bytes, *, preset: Preset = PRESSMAN) -> PhotoReading:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from companion.core.melds import TableVerdict, check_meld
+from companion.core.melds import TableVerdict, check_meld, check_table
 from companion.core.presets import PRESSMAN, Preset
-from companion.core.tiles import Meld, Table, Tile
+from companion.core.tiles import ImpossibleTilesError, Table, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,22 +35,71 @@ class ReadTile:
 
 
 @dataclass(frozen=True, slots=True)
-class PhotoReading:
-    """The whole table as read from one photo.
+class SetJudgement:
+    legal: bool
+    reason: str | None  # None for a legal set
 
-    ``sets`` holds indexes into ``tiles``, each set in laid order. ``verdict`` is the rules
-    core's verdict on ``table``; it is None when the core refused the table as impossible
-    (``error`` says why, e.g. a third red 7 was read). The JSON then still judges each set on
-    its own, and calls the table not legal.
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The rules core's word on a table read from a photo, given once.
+
+    ``verdict`` is None when the core refused the table as impossible (a third red 7 read);
+    ``error`` then says why, and each set is still judged on its own in ``sets``.
+    """
+
+    verdict: TableVerdict | None
+    error: str | None
+    sets: tuple[SetJudgement, ...]
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is not None and self.verdict.legal
+
+
+def judge(table: Table, *, preset: Preset) -> Judgement:
+    """The one place a photo's table meets the rules: the table's verdict under ``preset``."""
+    try:
+        verdict = check_table(table, preset=preset)
+    except ImpossibleTilesError as error:
+        sets = []
+        for meld in table:
+            try:
+                meld_verdict = check_meld(meld, preset=preset)
+                sets.append(SetJudgement(meld_verdict.legal, meld_verdict.reason))
+            except ImpossibleTilesError as impossible:
+                sets.append(SetJudgement(False, str(impossible)))
+        return Judgement(None, f"the tiles read cannot all be right: {error}", tuple(sets))
+    return Judgement(verdict, None,
+                     tuple(SetJudgement(meld.legal, meld.reason) for meld in verdict.sets))
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoReading:
+    """The whole table as read from one photo, judged once under its ``preset``.
+
+    ``sets`` holds indexes into ``tiles``, each set in laid order. ``judgement`` (and its
+    ``verdict`` and ``error``) is computed when the reading is made, from its own tiles and
+    preset; nothing else judges a reading again.
     """
 
     width: int
     height: int
     tiles: tuple[ReadTile, ...]
     sets: tuple[tuple[int, ...], ...]
-    verdict: TableVerdict | None
-    error: str | None = None
     preset: Preset = PRESSMAN
+    judgement: Judgement = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "judgement", judge(self.table, preset=self.preset))
+
+    @property
+    def verdict(self) -> TableVerdict | None:
+        return self.judgement.verdict
+
+    @property
+    def error(self) -> str | None:
+        return self.judgement.error
 
     @property
     def table(self) -> Table:
@@ -62,22 +111,20 @@ class PhotoReading:
 
     def to_json(self) -> dict[str, Any]:
         sets = []
-        for number, meld in enumerate(self.sets):
-            tiles: Meld = tuple(self.tiles[index].tile for index in meld)
-            verdict = (self.verdict.sets[number] if self.verdict is not None
-                       else check_meld(tiles, preset=self.preset))
+        for meld, judged in zip(self.sets, self.judgement.sets):
             sets.append({
-                "tiles": [str(tile) for tile in tiles],
+                "tiles": [str(self.tiles[index].tile) for index in meld],
                 "tile_indexes": list(meld),
-                "legal": verdict.legal,
-                "reason": verdict.reason,
+                "legal": judged.legal,
+                "reason": judged.reason,
             })
         answer: dict[str, Any] = {
             "width": self.width,
             "height": self.height,
             "tiles": [tile.to_json() for tile in self.tiles],
             "sets": sets,
-            "legal": self.verdict is not None and self.verdict.legal,
+            "legal": self.judgement.legal,
+            "preset": self.preset.key,
         }
         if self.error is not None:
             answer["error"] = self.error

@@ -57,3 +57,38 @@ def test_a_file_that_is_not_a_photo_is_answered_on_the_page(page, tmp_path) -> N
     error.wait_for()
     assert "not an image" in error.inner_text()
     assert page.locator("#annotated-photo").count() == 0
+
+
+def test_a_photo_of_the_rack_fills_the_rack_field_on_a_360_pixel_phone(page, tmp_path) -> None:
+    """The record-game page: choosing a rack photo reads it at once and fills the field;
+    a long file name does not widen the page; nothing is recorded until the game is."""
+    import cv2
+    import numpy as np
+
+    from training.synthetic_rack import random_rack, render_rack
+
+    seed = 103
+    render = render_rack(random_rack(np.random.default_rng(seed), most=8), seed=seed,
+                         size=(960, 720))
+    photo = tmp_path / ("a-very-long-photo-file-name-from-the-phone-camera-" * 3 + "rack.jpg")
+    cv2.imwrite(str(photo), render.image)
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/scores/new")
+    for seat, name in enumerate(["Ann", "Bob"], start=1):
+        page.fill(f"#player_{seat}", name)
+    page.get_by_role("button", name="Start the session").click()
+    page.get_by_text("Session started").wait_for()
+    page.get_by_role("link", name="Record game 1").click()
+    page.get_by_label("Ann", exact=True).check()
+
+    page.get_by_label("Photo of Bob's rack").set_input_files(str(photo))
+    status = page.locator(".player-line[data-player='Bob'] .rack-photo-status")
+    status.filter(has_text="rack value").wait_for()
+    read = page.get_by_label("Bob rack").input_value().split()
+    assert sorted(read) == sorted(str(tile) for tile in render.rack_tiles)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.locator(".rack-photo-input:disabled").count() == 0  # enabled again
+
+    page.get_by_role("button", name="Record game 1").click()
+    page.get_by_text("Game 1 recorded: Ann won.").wait_for()

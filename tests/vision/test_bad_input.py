@@ -79,3 +79,62 @@ def test_exif_orientation_turns_the_photo_upright():
 def test_a_png_decodes_to_three_colour_channels():
     grey = np.full((50, 80), 128, np.uint8)
     assert decode_image(png_bytes(grey)).shape == (50, 80, 3)
+
+
+def png_chunk(kind: bytes, body: bytes, *, length: int | None = None) -> bytes:
+    size = len(body) if length is None else length
+    return struct.pack(">I", size) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def hostile_png() -> bytes:
+    """Issue 9's file: 109 bytes, a small picture, but an IDAT chunk whose length field says
+    0xFFFFFFFF; handed to a decoder it reserved 4 GB."""
+    ihdr = struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\0" * 40)
+    data = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr)
+            + png_chunk(b"IDAT", pixels, length=0xFFFFFFFF) + png_chunk(b"IEND", b""))
+    return data + b"\0" * (109 - len(data))
+
+
+def test_a_png_chunk_claiming_four_gigabytes_is_refused_before_decoding():
+    data = hostile_png()
+    assert len(data) == 109
+    with pytest.raises(PhotoError, match="^the file is truncated or damaged: a PNG chunk"):
+        decode_image(data)
+
+
+def test_a_jpeg_segment_running_past_the_end_of_the_file_is_refused():
+    data = bytearray(jpeg_bytes(a_photo()))
+    # the first segment after SOI (APP0 or a table): its length now runs far past the file
+    assert data[2] == 0xFF
+    data[4:6] = struct.pack(">H", 0xFFFF)
+    with pytest.raises(PhotoError, match="^the file is truncated or damaged: a JPEG segment"):
+        decode_image(bytes(data[:4000]))
+
+
+def test_a_picture_absurdly_long_on_one_side_is_refused():
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 30000×2 pixels"):
+        decode_image(png_header_only(30_000, 2))
+
+
+def test_the_hostile_png_costs_the_cli_no_more_memory_than_a_small_photo(tmp_path):
+    """Run in a fresh interpreter: its peak memory (ru_maxrss) stays that of the import."""
+    import subprocess
+    import sys
+
+    hostile = tmp_path / "hostile.png"
+    hostile.write_bytes(hostile_png())
+    script = (
+        "import resource, sys\n"
+        "from companion.cli import main\n"
+        "import companion.vision, cv2\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n    main(['read-rack', sys.argv[1]])\nexcept SystemExit as exit:\n"
+        "    code = exit.code\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(code, after - before)\n")
+    result = subprocess.run([sys.executable, "-c", script, str(hostile)], capture_output=True,
+                            text=True, check=True)
+    code, grown_kb = result.stdout.split()
+    assert code == "2" and "PNG chunk runs past the end" in result.stderr
+    assert int(grown_kb) < 50_000  # kB: far below the 4 GB the chunk claims

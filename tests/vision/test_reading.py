@@ -13,8 +13,8 @@ from companion.core.presets import PRESSMAN
 from companion.core.tiles import Tile, format_table, parse_table
 from companion.vision import PhotoReading, annotate, read_image, read_photo
 from companion.vision.classes import tile_from_dataset_name
-from companion.vision.synthetic import render_table
 from tests.vision.conftest import jpeg_bytes, labelled_photo, with_exif_orientation
+from training.synthetic import render_table
 
 
 def sets_as_text(table) -> list[str]:

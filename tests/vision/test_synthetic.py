@@ -19,7 +19,7 @@ from companion.core.tiles import (
     parse_table,
     parse_tiles,
 )
-from companion.vision.synthetic import (
+from training.synthetic import (
     BACKGROUNDS,
     DESIGNS,
     RenderedTable,

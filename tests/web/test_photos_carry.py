@@ -27,9 +27,8 @@ def reading_of(width: int, height: int) -> PhotoReading:
                           (left + width // 4, 2 * height // 3), (left, 2 * height // 3)))
         for label, confidence, left in (("R5", 0.99, 0), ("R6", 0.4, width // 3),
                                         ("R7", 0.9, 2 * width // 3)))
-    table = (tuple(read.tile for read in tiles),)
     return PhotoReading(width=width, height=height, tiles=tiles, sets=((0, 1, 2),),
-                        verdict=check_table(table, preset=PRESSMAN))
+                        preset=PRESSMAN)
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +109,14 @@ def test_a_table_fits_the_photo_only_when_every_set_keeps_its_tile_count() -> No
     assert carried.fits((tuple(Tile.parse(t) for t in ("K1", "K2", "K3")),))
     assert not carried.fits((tuple(Tile.parse(t) for t in ("K1", "K2", "K3", "K4")),))
     assert not carried.fits((tuple(Tile.parse(t) for t in ("K1", "K2")), (Tile.parse("K3"),)))
+
+
+def test_a_carried_reading_is_judged_under_the_preset_it_came_back_with() -> None:
+    from companion.core.presets import TWIST
+
+    original = reading_of(640, 480)
+    reading_json, preview = CarriedPhoto.of(np.zeros((480, 640, 3), np.uint8), original).fields()
+    back = CarriedPhoto.from_fields(reading_json, preview, preset=TWIST)
+    assert back is not None and back.reading.preset is TWIST
+    assert back.reading.verdict == check_table(back.reading.table, preset=TWIST)
+    assert back.reading.to_json()["preset"] == "twist"

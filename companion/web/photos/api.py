@@ -12,7 +12,8 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from companion.web.api import preset_field
+from companion.core.scoring import ScoringError, apply_rule_overrides
+from companion.web.api import ApiInputError, preset_field
 from companion.web.photos.forms import size_words
 
 bp = Blueprint("photos_api", __name__)
@@ -54,4 +55,38 @@ def read_photo() -> Any:
         reading = read_table_photo(data, preset=preset)
     except PhotoError as error:
         return bad_request(str(error), PHOTO_FIELD)
+    return jsonify(reading.to_json())
+
+
+@bp.post("/rack")
+def read_rack() -> Any:
+    """The tiles on a rack photo and the rack's value under the preset's joker penalty.
+
+    ``joker_penalty`` (optional, a whole number) is a session's own penalty when it overrides
+    the preset's; the core checks its range.
+    """
+    upload = request.files.get("photo")
+    if upload is None:
+        if "photo" in request.form:
+            raise ApiInputError("send `photo` as a file in a multipart form "
+                                "(curl -F photo=@rack.jpg), not as text", PHOTO_FIELD)
+        raise ApiInputError("no photo: send the rack photo as the multipart file field `photo` "
+                            "(curl -F photo=@rack.jpg)", PHOTO_FIELD)
+    preset = preset_field(request.form.get("preset", request.args.get("preset")))
+    penalty = request.form.get("joker_penalty", request.args.get("joker_penalty"))
+    if penalty not in (None, ""):
+        where = {"field": "joker_penalty"}
+        if not penalty.strip().isdigit():
+            raise ApiInputError("`joker_penalty` must be a whole number", where)
+        try:
+            preset = apply_rule_overrides(preset, {"joker_penalty": int(penalty)})
+        except ScoringError as error:
+            raise ApiInputError(str(error), where) from error
+    from companion.vision import PhotoError
+    from companion.vision import read_rack as read_rack_photo
+
+    try:
+        reading = read_rack_photo(upload.read(), preset=preset)
+    except PhotoError as error:
+        raise ApiInputError(str(error), PHOTO_FIELD) from error
     return jsonify(reading.to_json())

@@ -12,24 +12,17 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-import cv2
-import numpy as np
-
-from companion.core.melds import check_table
 from companion.core.presets import Preset
-from companion.core.tiles import ImpossibleTilesError, NotationError, Table, Tile
+from companion.core.tiles import NotationError, Table, Tile
 from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
+from companion.vision.preview import preview_of
 
 PREVIEW_LONGEST_SIDE = 1024
 # Base64 grows a JPEG by a third: 330 kB of JPEG stays well under the 500 kB form field limit.
 PREVIEW_MAX_BYTES = 330_000
-PREVIEW_QUALITIES = (85, 70, 55, 40)
-# Outlines are drawn, not measured: a corner every pixel or so of the preview is plenty.
-OUTLINE_TOLERANCE_PIXELS = 1.0
-
 
 @dataclass(frozen=True, slots=True)
 class CarriedPhoto:
@@ -37,19 +30,11 @@ class CarriedPhoto:
     reading: PhotoReading  # the reading, its outlines in preview pixels
 
     @classmethod
-    def of(cls, image: np.ndarray, reading: PhotoReading) -> CarriedPhoto:
+    def of(cls, image: Any, reading: PhotoReading) -> CarriedPhoto:
         """Shrink the photo the reader read (decoded, turned upright) and its reading."""
-        height, width = image.shape[:2]
-        fit = min(1.0, PREVIEW_LONGEST_SIDE / max(width, height))
-        attempts = [(fit * shrink, quality) for shrink in (1.0, 0.75, 0.5)
-                    for quality in PREVIEW_QUALITIES]
-        for scale, quality in attempts:
-            size = (max(1, round(width * scale)), max(1, round(height * scale)))
-            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-            preview = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
-            if len(preview) <= PREVIEW_MAX_BYTES or (scale, quality) == attempts[-1]:
-                break
-        return cls(preview.tobytes(), _scaled(reading, size))
+        preview, scaled = preview_of(image, reading, longest_side=PREVIEW_LONGEST_SIDE,
+                                     max_bytes=PREVIEW_MAX_BYTES)
+        return cls(preview, scaled)
 
     def fields(self) -> tuple[str, str]:
         """The two hidden fields: the reading as JSON, the preview as base64."""
@@ -87,21 +72,6 @@ class CarriedPhoto:
         return [len(meld) for meld in table] == [len(indexes) for indexes in self.reading.sets]
 
 
-def _scaled(reading: PhotoReading, size: tuple[int, int]) -> PhotoReading:
-    width, height = size
-    x_scale, y_scale = width / reading.width, height / reading.height
-
-    def outline(points: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-        scaled = np.array([[x * x_scale, y * y_scale] for x, y in points], np.float32)
-        simpler = cv2.approxPolyDP(scaled, OUTLINE_TOLERANCE_PIXELS, True).reshape(-1, 2)
-        kept = simpler if len(simpler) >= 3 else scaled
-        return tuple((min(max(round(float(x)), 0), width - 1),
-                      min(max(round(float(y)), 0), height - 1)) for x, y in kept)
-
-    tiles = tuple(replace(read, outline=outline(read.outline)) for read in reading.tiles)
-    return replace(reading, width=width, height=height, tiles=tiles)
-
-
 def _reading_from_json(data: Any, preset: Preset) -> PhotoReading:
     """Rebuild a reading from its carried JSON; a ValueError when its shape is wrong."""
     width, height = data["width"], data["height"]
@@ -115,13 +85,7 @@ def _reading_from_json(data: Any, preset: Preset) -> PhotoReading:
     if any(tiles[index].set_index != number for number, indexes in enumerate(sets)
            for index in indexes):
         raise ValueError("a carried tile names the wrong set")
-    table = tuple(tuple(tiles[index].tile for index in indexes) for indexes in sets)
-    try:
-        verdict, error = check_table(table, preset=preset), None
-    except ImpossibleTilesError as impossible:
-        verdict, error = None, str(impossible)
-    return PhotoReading(width=width, height=height, tiles=tiles, sets=sets,
-                        verdict=verdict, error=error)
+    return PhotoReading(width=width, height=height, tiles=tiles, sets=sets, preset=preset)
 
 
 def _read_tile(item: Any, width: int, height: int) -> ReadTile:

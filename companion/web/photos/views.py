@@ -116,9 +116,9 @@ def recheck() -> tuple[str, int]:
     if carried is None:
         picture_note = PICTURE_LOST
     elif table is not None and verdict is not None and carried.fits(table):
-        picture = annotate(carried.preview, carried.reading, table=table, preset=preset)
+        picture = annotate(carried.preview, carried.reading, table=table)
     else:
-        picture = annotate(carried.preview, carried.reading, preset=preset)
+        picture = annotate(carried.preview, carried.reading)
         if verdict is not None:
             picture_note = PICTURE_NOT_REDRAWN
 

@@ -1,0 +1,288 @@
+"""Reading a photo of one player's rack: the tiles standing on it and what they cost.
+
+The rack is found by what it looks like, not assumed to fill the photo: tiles standing on a
+rack stand in a row, upright, their bottoms on one line, and under that line runs the rack's
+ledge — a long bar of one colour with a straight lower edge, running on under the gaps between
+the tiles. A row of tiles lying on a table has no such bar under it. Two rows of a two-tier
+rack are two such rows stacked one tile apart. Every other tile in the photo (on the table, in
+the pool, on a rack further away) is left out of the reading and reported as ``ignored``.
+
+The value comes from the rules core (``companion.core.scoring.rack_value``): face values, and
+the preset's joker penalty for each joker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.core.presets import PRESSMAN, Preset
+from companion.core.scoring import rack_value
+from companion.core.tiles import Tile
+from companion.vision.decode import decode_image
+from companion.vision.errors import PhotoError
+from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.reading import ReadTile
+
+NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
+           "ledge under the tiles in the frame, the tiles large and upright")
+NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
+            "the tiles fill most of the photo's width, in good light")
+
+STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
+ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
+STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
+BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
+EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
+BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
+BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
+FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
+BAR_EVEN_DELTA = 14.0  # ΔE within which a column's bar colour counts as the bar's colour
+
+
+@dataclass(frozen=True, slots=True)
+class RackReading:
+    """The tiles standing on one rack (top row first, each row left to right) and their value.
+
+    ``tiles[i].set_index`` is the tile's row (0 top). ``ignored`` holds the outlines of the
+    tiles found elsewhere in the photo.
+    """
+
+    width: int
+    height: int
+    tiles: tuple[ReadTile, ...]
+    ignored: tuple[tuple[tuple[int, int], ...], ...]
+    value: int
+    jokers: int
+    preset: Preset = PRESSMAN
+
+    @property
+    def rack(self) -> tuple[Tile, ...]:
+        return tuple(read.tile for read in self.tiles)
+
+    @property
+    def rows(self) -> int:
+        return len({read.set_index for read in self.tiles})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "tiles": [{"tile": str(read.tile), "confidence": round(read.confidence, 4),
+                       "outline": [[x, y] for x, y in read.outline],
+                       "low_confidence": read.low_confidence, "row": read.set_index}
+                      for read in self.tiles],
+            "value": self.value,
+            "jokers": self.jokers,
+            "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
+            "preset": self.preset.key,
+        }
+
+
+def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
+    """Read the tiles on the rack in a photo and the rack's value; PhotoError on bad input."""
+    return read_rack_image(decode_image(data), preset=preset)
+
+
+def read_rack_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> RackReading:
+    height, width = image.shape[:2]
+    try:
+        read = find_and_read(image, upright=True)
+    except PhotoError as error:
+        raise PhotoError(NO_TILES) from error
+    rows = find_rack_rows(image, read)
+    if not rows:
+        raise PhotoError(NO_RACK)
+    on_rack = {index for row in rows for index in row}
+    tiles = tuple(replace(read.tile(index), set_index=row_number)
+                  for row_number, row in enumerate(rows) for index in row)
+    ignored = tuple(read.tile(index).outline for index in range(len(read.found))
+                    if index not in on_rack)
+    held = tuple(read.tile for read in tiles)
+    return RackReading(width, height, tiles, ignored,
+                       value=rack_value(held, joker_penalty=preset.joker_penalty),
+                       jokers=sum(tile.is_joker for tile in held), preset=preset)
+
+
+@dataclass(frozen=True, eq=False)
+class _Row:
+    """Tiles standing with their bottoms on one line, and the bar found under them."""
+
+    indexes: list[int]  # left to right
+    origin: np.ndarray  # a point on the bottom line
+    right: np.ndarray  # unit vector along the line
+    down: np.ndarray  # unit vector from the tiles down into the bar
+    tile_height: float
+    extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
+
+
+def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
+    """The rack's rows (top first) as lists of tile indexes, left to right; [] if no rack."""
+    geometry = [_tile_geometry(corners) for corners in read.corners]
+    standing = [i for i, (_, up, _, _) in enumerate(geometry)
+                if float(up @ np.array([0.0, -1.0])) > STANDING_COS]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 0] *= 100 / 255  # L in 0–100 like a and b's ±127 scale: ΔE in one unit
+    lab[..., 1:] -= 128
+    covered = np.zeros(image.shape[:2], np.uint8)
+    for corners in read.corners:
+        cv2.fillConvexPoly(covered, np.round(corners).astype(np.int32), 1)
+    rows = [row for group in _rows_of(standing, geometry)
+            if (row := _row_on_bar(lab, covered, group, geometry)) is not None]
+    if not rows:
+        return []
+    # the rack is the row of the largest tiles; a second row of like tiles stacked just above
+    # or below it, overlapping it along the rack, is its other tier
+    rows.sort(key=lambda row: (-row.tile_height, -len(row.indexes)))
+    rack = [rows[0]]
+    first = rows[0]
+    for other in rows[1:]:
+        apart = float((other.origin - first.origin) @ first.down)
+        alike = 0.7 < other.tile_height / first.tile_height < 1.4
+        if alike and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
+                and _overlap(first, other):
+            rack.append(other)
+            break
+    rack.sort(key=lambda row: float(row.origin @ first.down))
+    return [row.indexes for row in rack]
+
+
+def _overlap(a: _Row, b: _Row) -> bool:
+    shift = float((b.origin - a.origin) @ a.right)
+    b_from, b_to = b.extent[0] + shift, b.extent[1] + shift
+    return min(a.extent[1], b_to) > max(a.extent[0], b_from)
+
+
+def _tile_geometry(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Bottom-middle point, unit up vector, height and width of an upright-ordered outline."""
+    top = (corners[0] + corners[1]) / 2
+    bottom = (corners[2] + corners[3]) / 2
+    up = top - bottom
+    height = float(np.linalg.norm(up)) or 1.0
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    return bottom.astype(np.float64), (up / height).astype(np.float64), height, width
+
+
+def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+             ) -> list[list[int]]:
+    """Group standing tiles whose bottoms lie on one line (and whose sizes agree)."""
+    parent = {i: i for i in indexes}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a in indexes:
+        for b in indexes:
+            if a >= b:
+                continue
+            bottom_a, up_a, height_a, _ = geometry[a]
+            bottom_b, up_b, height_b, _ = geometry[b]
+            up = up_a + up_b
+            up /= np.linalg.norm(up) or 1.0
+            height = (height_a + height_b) / 2
+            if (abs(float((bottom_b - bottom_a) @ up)) < ROW_TOLERANCE * height
+                    and max(height_a, height_b) < 1.4 * min(height_a, height_b)):
+                parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for i in indexes:
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
+                geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
+    """The row, with the tiles that stand on its bar, or None when no bar runs under it.
+
+    The band under the row is resampled into a strip (columns along the row, rows going
+    down). The bar shows as a lower edge at one depth across the row, with an even colour
+    above it; and that edge must also show where no tile stands (in the gaps and past the
+    ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
+    table. ``covered`` marks every tile found in the photo.
+    """
+    bottoms = np.array([geometry[i][0] for i in group])
+    up = np.sum([geometry[i][1] for i in group], axis=0)
+    up /= np.linalg.norm(up) or 1.0
+    right = np.array([-up[1], up[0]])
+    tile_height = float(np.median([geometry[i][2] for i in group]))
+    tile_width = float(np.median([geometry[i][3] for i in group]))
+    origin = bottoms.mean(axis=0)
+    along = (bottoms - origin) @ right
+    if len(group) >= 3 and np.ptp(along) > 2 * tile_width:
+        # the bottoms themselves give the line best: under a keystone the tiles' own "up"
+        # leans differently at each end of the rack
+        _, _, axes = np.linalg.svd(bottoms - origin)
+        fitted = axes[0] if float(axes[0] @ right) > 0 else -axes[0]
+        right = fitted / np.linalg.norm(fitted)
+        along = (bottoms - origin) @ right
+    down = np.array([-right[1], right[0]])  # right (1, 0) gives down (0, 1): y points down
+    scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
+    image_height, image_width = lab.shape[:2]
+    reach = float(np.hypot(image_width, image_height))
+    columns = np.arange(-reach, reach, 1 / scale, dtype=np.float32)
+    depth = np.arange(0, BAR_EDGE_TO + 0.1, 1 / STRIP_PIXELS_PER_HEIGHT, dtype=np.float32)
+    depth_pixels = depth * tile_height
+    map_x = (origin[0] + columns[None, :] * right[0] + depth_pixels[:, None] * down[0])
+    map_y = (origin[1] + columns[None, :] * right[1] + depth_pixels[:, None] * down[1])
+    inside = ((map_x >= 0) & (map_x <= image_width - 1) & (map_y >= 0)
+              & (map_y <= image_height - 1)).all(axis=0)
+    strip = cv2.remap(lab, map_x.astype(np.float32), map_y.astype(np.float32),
+                      cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    strip = cv2.GaussianBlur(strip, (0, 0), 1.0)
+    step = np.zeros(strip.shape[:2], np.float32)
+    step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
+    # the columns of the row itself: from its first tile's left edge to its last's right edge
+    in_row = inside & (columns >= along.min() - tile_width / 2) \
+        & (columns <= along.max() + tile_width / 2)
+    if in_row.sum() < 3:
+        return None
+    first = int(BAR_EDGE_FROM * STRIP_PIXELS_PER_HEIGHT)
+    last = min(len(depth) - 2, int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT))
+    edges = step[first - 1:last + 2] > EDGE_STEP
+    # an edge counts at a depth when it shows there or one pixel above or below
+    near = edges[:-2] | edges[1:-1] | edges[2:]
+    support = near[:, in_row].mean(axis=1)
+    best = int(support.argmax())
+    if support[best] < BAR_SUPPORT:
+        return None
+    edge_depth = first + best
+    # the edge where no tile stands at that depth, within a tile and a half of the row
+    at_edge = cv2.remap(covered, map_x[edge_depth - 2:edge_depth + 3].astype(np.float32),
+                        map_y[edge_depth - 2:edge_depth + 3].astype(np.float32),
+                        cv2.INTER_NEAREST).any(axis=0)
+    near_row = inside & (columns >= along.min() - 2 * tile_width) \
+        & (columns <= along.max() + 2 * tile_width)
+    free = near_row & ~at_edge
+    if free.sum() * (1 / scale) < tile_width * FREE_WIDTH or near[best][free].mean() < BAR_SUPPORT:
+        return None
+    # the bar's lower part, above its edge: the tiles' outlines may stop short of their bottoms
+    band = strip[max(2, int(edge_depth * 0.45)):max(3, edge_depth - 1)]
+    colour_per_column = np.median(band, axis=0)
+    bar_colour = np.median(colour_per_column[in_row], axis=0)
+    even_columns = np.linalg.norm(colour_per_column - bar_colour, axis=1) < BAR_EVEN_DELTA
+    if even_columns[in_row].mean() < BAR_EVEN:
+        return None
+    # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed
+    present = inside & (even_columns | near[best])
+    gap = max(1, int(0.5 * tile_width * scale))
+    closed = cv2.morphologyEx(present.astype(np.uint8)[None, :], cv2.MORPH_CLOSE,
+                              np.ones((1, 2 * gap + 1), np.uint8))[0].astype(bool)
+    middle = int(np.searchsorted(columns, float(np.median(along))))
+    if not closed[min(middle, len(columns) - 1)]:
+        return None
+    start = middle
+    while start > 0 and closed[start - 1]:
+        start -= 1
+    end = middle
+    while end < len(columns) - 1 and closed[end + 1]:
+        end += 1
+    extent = (float(columns[start]) - tile_width * 0.3, float(columns[end]) + tile_width * 0.3)
+    kept = [(a, i) for a, i in zip(along, group) if extent[0] <= a <= extent[1]]
+    if not kept:
+        return None
+    return _Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent)

@@ -1,0 +1,114 @@
+"""The rack reader on rendered rack photos: real renders through the real pipeline.
+
+Each render knows its answer (the tiles standing on the rack, and the tiles lying on the table
+around it); the reader must return the rack's tiles, leave the others out, and value the rack
+with the core's rules (a joker at the preset's penalty).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.core.presets import PRESSMAN, SABRA
+from companion.core.scoring import rack_value
+from companion.core.tiles import parse_tiles
+from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_image
+from tests.vision.conftest import jpeg_bytes, png_bytes
+from training.synthetic import random_table, render_table
+from training.synthetic_rack import RenderedRack, random_rack, render_rack
+
+SIZE = (960, 720)
+
+
+def rendered(seed: int, **options: object) -> RenderedRack:
+    rows = random_rack(np.random.default_rng(seed), most=8)
+    return render_rack(rows, seed=seed, size=SIZE, **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def two_rows_and_a_stray_tile() -> RenderedRack:
+    # seed 103: two rows on a grey rack, a joker among them, one tile lying on the table
+    return rendered(103)
+
+
+def test_a_rack_of_two_rows_is_read_tile_for_tile(two_rows_and_a_stray_tile: RenderedRack
+                                                   ) -> None:
+    render = two_rows_and_a_stray_tile
+    assert len(render.rows) == 2 and render.stray
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert reading.rows == 2
+    # top row first, each row left to right
+    assert [read.tile for read in reading.tiles if read.set_index == 0] == list(render.rows[0])
+
+
+def test_the_tile_lying_on_the_table_is_left_out_and_reported(
+        two_rows_and_a_stray_tile: RenderedRack) -> None:
+    render = two_rows_and_a_stray_tile
+    reading = read_rack(jpeg_bytes(render.image))
+    assert len(reading.ignored) == len(render.stray)
+    stray_centre = np.mean(render.stray[0].outline, axis=0)
+    ignored_centre = np.mean(reading.ignored[0], axis=0)
+    assert np.linalg.norm(stray_centre - ignored_centre) < 20
+
+
+def test_the_value_is_the_cores_rack_value_with_a_joker_at_the_presets_penalty(
+        two_rows_and_a_stray_tile: RenderedRack) -> None:
+    render = two_rows_and_a_stray_tile
+    assert any(tile.is_joker for tile in render.rack_tiles)
+    data = jpeg_bytes(render.image)
+    for preset in (PRESSMAN, SABRA):
+        reading = read_rack(data, preset=preset)
+        assert reading.jokers == sum(tile.is_joker for tile in render.rack_tiles)
+        assert reading.value == rack_value(render.rack_tiles, joker_penalty=preset.joker_penalty)
+    numbers = sum(tile.number or 0 for tile in render.rack_tiles)
+    assert read_rack(data).value == numbers + 30 * reading.jokers  # "a joker costs 30 points"
+
+
+@pytest.mark.parametrize("seed", [101, 105, 107])
+def test_a_single_row_of_the_classic_design_is_read(seed: int) -> None:
+    render = rendered(seed)
+    assert render.design == "classic" and len(render.rows) == 1
+    reading = read_rack_image(render.image)
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert len(reading.ignored) == len(render.stray)
+
+
+def test_json_has_the_documented_fields(two_rows_and_a_stray_tile: RenderedRack) -> None:
+    reading = read_rack(png_bytes(two_rows_and_a_stray_tile.image))
+    data = reading.to_json()
+    assert {"width", "height", "tiles", "value", "jokers", "ignored"} <= set(data)
+    assert (data["width"], data["height"]) == SIZE
+    first = data["tiles"][0]
+    assert {"tile", "confidence", "outline", "low_confidence"} <= set(first)
+    assert len(first["outline"]) == 4 and parse_tiles(first["tile"])
+
+
+def test_a_photo_of_tiles_lying_on_a_table_has_no_rack() -> None:
+    table = render_table(random_table(np.random.default_rng(0)), seed=0, size=SIZE)
+    with pytest.raises(PhotoError, match="no rack found: photograph the rack"):
+        read_rack_image(table.image)
+
+
+def test_a_photo_without_tiles_says_how_to_photograph_a_rack() -> None:
+    plain = np.full((480, 640, 3), 120, np.uint8)
+    with pytest.raises(PhotoError, match="no tiles found on a rack"):
+        read_rack(jpeg_bytes(plain))
+
+
+def test_the_annotated_picture_greys_the_tiles_off_the_rack(
+        two_rows_and_a_stray_tile: RenderedRack) -> None:
+    render = two_rows_and_a_stray_tile
+    data = jpeg_bytes(render.image)
+    reading = read_rack(data)
+    picture = cv2.imdecode(np.frombuffer(annotate_rack(data, reading), np.uint8),
+                           cv2.IMREAD_COLOR)
+    assert picture.shape[:2] == render.image.shape[:2]
+    x, y = np.mean(render.stray[0].outline, axis=0).astype(int)
+    patch = picture[y - 3:y + 4, x - 3:x + 4].astype(int)
+    # greyed: the three channels close together (the tile's coloured number washed out)
+    assert np.abs(patch[..., 2] - patch[..., 0]).mean() < 25

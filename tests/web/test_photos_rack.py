@@ -1,0 +1,135 @@
+"""The rack reader's two doors: POST /api/v1/rack and `companion read-rack`, on a real render.
+
+Both answer the same JSON; bad photos get a clear message (a 400 naming the field, exit 2),
+never a 500 or a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from flask.testing import FlaskClient
+
+from companion.cli import main
+from tests.vision.conftest import jpeg_bytes
+from tests.web.test_photos import BAD_PHOTOS
+from training.synthetic_rack import RenderedRack, random_rack, render_rack
+
+
+@pytest.fixture(scope="module")
+def rack() -> RenderedRack:
+    seed = 103  # two rows, a joker, one tile on the table beside the rack
+    return render_rack(random_rack(np.random.default_rng(seed), most=8), seed=seed,
+                       size=(960, 720))
+
+
+@pytest.fixture(scope="module")
+def rack_photo(rack: RenderedRack) -> bytes:
+    return jpeg_bytes(rack.image)
+
+
+def post_rack(client: FlaskClient, data: bytes, **fields: str) -> tuple[int, dict[str, object]]:
+    response = client.post("/api/v1/rack", data={**fields, "photo": (io.BytesIO(data), "r.jpg")},
+                           content_type="multipart/form-data")
+    return response.status_code, response.get_json()
+
+
+def test_the_api_reads_the_rack_and_its_value(client: FlaskClient, rack: RenderedRack,
+                                              rack_photo: bytes) -> None:
+    status, answer = post_rack(client, rack_photo)
+    assert status == 200
+    assert Counter(tile["tile"] for tile in answer["tiles"]) == Counter(
+        str(tile) for tile in rack.rack_tiles)
+    jokers = sum(tile.is_joker for tile in rack.rack_tiles)
+    assert answer["jokers"] == jokers
+    assert answer["value"] == sum(tile.number or 0 for tile in rack.rack_tiles) + 30 * jokers
+    assert len(answer["ignored"]) == len(rack.stray)
+
+
+def test_the_api_values_a_joker_by_the_preset(client: FlaskClient, rack_photo: bytes) -> None:
+    _, pressman = post_rack(client, rack_photo)
+    status, sabra = post_rack(client, rack_photo, preset="sabra")
+    assert status == 200 and sabra["preset"] == "sabra"
+    assert sabra["tiles"] == pressman["tiles"]
+
+
+def test_the_api_refuses_an_unknown_preset(client: FlaskClient, rack_photo: bytes) -> None:
+    status, answer = post_rack(client, rack_photo, preset="poker")
+    assert status == 400 and answer["where"] == {"field": "preset"}
+
+
+def test_the_api_asks_for_the_photo_as_a_file(client: FlaskClient) -> None:
+    response = client.post("/api/v1/rack", data={"photo": "rack.jpg"})
+    assert response.status_code == 400
+    assert "as a file" in response.get_json()["error"]
+    response = client.post("/api/v1/rack", data={})
+    assert response.status_code == 400 and "no photo" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("case", BAD_PHOTOS)
+def test_the_api_answers_a_bad_photo_with_a_400(client: FlaskClient, case: str) -> None:
+    data, _, words = BAD_PHOTOS[case]
+    status, answer = post_rack(client, data)
+    assert status == 400
+    assert words in str(answer["error"]).lower()
+    assert answer["where"] == {"field": "photo"}
+
+
+def test_the_cli_prints_the_same_json_and_draws_the_rack(tmp_path: Path, client: FlaskClient,
+                                                         rack_photo: bytes) -> None:
+    photo = tmp_path / "rack.jpg"
+    photo.write_bytes(rack_photo)
+    picture = tmp_path / "out.png"
+    result = CliRunner().invoke(main, ["read-rack", str(photo), "--json",
+                                       "--annotate", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == post_rack(client, rack_photo)[1]
+    assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_cli_says_what_it_read(tmp_path: Path, rack_photo: bytes) -> None:
+    photo = tmp_path / "rack.jpg"
+    photo.write_bytes(rack_photo)
+    result = CliRunner().invoke(main, ["read-rack", str(photo), "--preset", "sabra"])
+    assert result.exit_code == 0
+    assert "on the rack (2 rows)" in result.output and "Value: " in result.output
+
+
+def test_the_cli_explains_a_photo_without_a_rack(tmp_path: Path) -> None:
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(BAD_PHOTOS["no tiles on it"][0])
+    result = CliRunner().invoke(main, ["read-rack", str(photo)])
+    assert result.exit_code == 2
+    assert "no tiles found on a rack" in result.output
+    missing = CliRunner().invoke(main, ["read-rack", str(tmp_path / "nothing.jpg")])
+    assert missing.exit_code == 2 and "cannot read the image" in missing.output
+
+
+def test_the_record_game_page_offers_a_photo_of_each_rack(client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 1, "preset": "sabra"})
+    session_id = int(answer.location.rstrip("/").rsplit("/", 1)[1])
+    for ending in ("out", "exhausted"):
+        page = client.get(f"/scores/{session_id}/games/new?ending={ending}").get_data(
+            as_text=True)
+        assert page.count('class="rack-photo"') == 2
+        assert page.count('capture="environment"') == 2
+        assert 'data-rack-photo-for="lines-1-rack"' in page
+        assert 'data-preset="sabra"' in page and 'src="/static/rack_photo.js"' in page
+        assert " on" not in "".join(re.findall(r"<input[^>]*rack-photo-input[^>]*>", page))
+
+
+def test_the_api_takes_a_sessions_own_joker_penalty(client: FlaskClient, rack: RenderedRack,
+                                                    rack_photo: bytes) -> None:
+    jokers = sum(tile.is_joker for tile in rack.rack_tiles)
+    _, default = post_rack(client, rack_photo)
+    status, answer = post_rack(client, rack_photo, joker_penalty="50")
+    assert status == 200 and answer["value"] == default["value"] + 20 * jokers
+    status, answer = post_rack(client, rack_photo, joker_penalty="lots")
+    assert status == 400 and answer["where"] == {"field": "joker_penalty"}
