@@ -90,15 +90,18 @@ class Solution:
         }
 
     def describe(self) -> str:
-        lines = []
-        if self.sets:
+        """The answer as the CLI prints it."""
+        if self.played:
+            lines = [f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
+                     f"{'tile' if len(self.played) == 1 else 'tiles'}, value {self.value}); "
+                     "the table becomes:"]
+        elif self.possible:
+            lines = ["These tiles can be laid as:"]
+        else:
+            lines = [f"Not possible: {self.reason}"]
+        if self.possible:
             lines += [f"Set {i}: {format_tiles(v.order)}" for i, v in
                       enumerate(self.sets, start=1)]
-        if self.played:
-            lines.append(f"Played from the rack: {format_tiles(self.played)} "
-                         f"(value {self.value}).")
-        if self.reason:
-            lines.append(self.reason)
         if not self.complete:
             lines.append("(The search stopped at its time limit: this is the best found so far.)")
         return "\n".join(lines)
@@ -252,11 +255,10 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
         try:
             if _solve(rest, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
                       deadline=deadline) is not None:
-                return (f"these tiles cannot all be laid; without {tile} ({tile.words}) "
-                        "the rest could be")
+                return f"without {tile} ({tile.words}) the rest could be laid"
         except SearchTimeout:
             break
-    return "these tiles cannot all be laid: every split into runs and groups leaves tiles over"
+    return "every split into runs and groups leaves some tile over"
 
 
 def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bool:
@@ -327,3 +329,30 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
             raise SolverError("the initial meld found is below the minimum")
     value = sum(tile.rack_value for tile in played)
     return Solution(True, verdicts, played, value, None, True)
+
+
+# --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------
+
+HINT_TIME_LIMIT = 0.5
+
+
+def arrangement_hint(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN,
+                     time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
+    """For an illegal table: could its tiles be laid legally, and how? None when it is legal.
+
+    The check, turn and photo answers call this after their verdict; it never raises for a
+    table the core already accepted as input.
+    """
+    melds = [tuple(meld) for meld in table]
+    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
+        return None
+    return arrange([tile for meld in melds for tile in meld], preset=preset,
+                   time_limit=time_limit)
+
+
+def describe_arrangement(solution: Solution) -> str:
+    """One line for the CLI: "These tiles can be laid as: ..." or why they cannot."""
+    if solution.possible:
+        return "These tiles can be laid as: " + " | ".join(
+            format_tiles(meld) for meld in solution.table)
+    return f"These tiles cannot all be laid: {solution.reason}."
