@@ -68,6 +68,13 @@ def check(preset: str, as_json: bool, table: str) -> None:
         verdict = check_table(sets, preset=get_preset(preset))
     except (NotationError, ImpossibleTilesError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
+    if not verdict.legal and not as_json:
+        from companion.core.solver import arrangement_hint, describe_arrangement
+
+        click.echo(verdict.describe())
+        hint = arrangement_hint(sets, preset=get_preset(preset))
+        click.echo(describe_arrangement(hint) if hint else "")
+        sys.exit(EXIT_ILLEGAL)
     report_verdict(verdict, as_json=as_json)
 
 
@@ -219,3 +226,45 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
     for number, read in enumerate(reading.tiles, start=1):
         if read.low_confidence:
             click.echo(f"Unsure: tile {number} read as {read.tile} ({read.confidence:.0%} sure).")
+
+
+@main.command()
+@click.option("--table", "table_text", default="", metavar="TABLE",
+              help='The sets on the table, e.g. "R5 R6 R7 | K9 B9 O9" (\'-\' reads stdin).')
+@click.option("--rack", "rack_text", default=None, metavar="TILES",
+              help="Your rack. Without it: can the table's tiles be laid at all, and how?")
+@click.option("--opened", is_flag=True, help="You have made the initial meld.")
+@PRESET_OPTION
+@click.option("--goal", default="tiles", show_default=True,
+              type=click.Choice(["tiles", "value"], case_sensitive=False),
+              help="Lay the most tiles, or the most value (a joker counts 30).")
+@click.option("--time-limit", default=2.0, show_default=True, type=click.FloatRange(0.01, 600),
+              help="Seconds before the search answers with the best found so far.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goal: str,
+          time_limit: float, as_json: bool) -> None:
+    """What can be laid: exit 0 possible, 1 not, 2 bad input."""
+    from companion.core.solver import arrange, best_play
+    from companion.core.tiles import parse_rack, parse_table
+
+    if table_text == "-" and rack_text == "-":
+        raise BadInput("only one of --table, --rack can read standard input ('-')")
+    rules = get_preset(preset)
+    try:
+        table = parse_table(read_argument(table_text))
+        if rack_text is None:
+            if not table:
+                raise BadInput("give the tiles to arrange with --table, or your rack with --rack")
+            solution = arrange([tile for meld in table for tile in meld], preset=rules,
+                               time_limit=time_limit)
+        else:
+            rack = parse_rack(read_argument(rack_text))
+            solution = best_play(table, rack, preset=rules, opened=opened, goal=goal.lower(),
+                                 time_limit=time_limit)
+    except (NotationError, ImpossibleTilesError) as error:
+        raise BadInput(str(error)) from error
+    if as_json:
+        emit_json(solution.to_json())
+    else:
+        click.echo(solution.describe())
+    sys.exit(EXIT_LEGAL if solution.possible else EXIT_ILLEGAL)

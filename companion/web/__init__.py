@@ -84,9 +84,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.web.turns import api as turns_api
     from companion.web.turns import views as turns_views
 
-    for page_blueprint in (check_views.bp, scores_views.bp, turns_views.bp, photos_views.bp):
+    from companion.web.solve import api as solve_api
+    from companion.web.solve import views as solve_views
+
+    for page_blueprint in (check_views.bp, scores_views.bp, turns_views.bp, photos_views.bp,
+                           solve_views.bp):
         app.register_blueprint(page_blueprint)
-    for api_blueprint in (check_api.bp, scores_api.bp, turns_api.bp, photos_api.bp):
+    for api_blueprint in (check_api.bp, scores_api.bp, turns_api.bp, photos_api.bp,
+                          solve_api.bp):
         csrf.exempt(api_blueprint)
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")
 

@@ -1,0 +1,358 @@
+"""Could these tiles be laid? The solver, and the disputes it settles.
+
+* ``arrange(tiles, preset=...)``: can these tiles (a whole table, up to every tile in the box)
+  be split into legal sets? One arrangement, or the reason a player understands.
+* ``best_play(table, rack, preset=..., opened=...)``: the most rack tiles (``goal="tiles"``)
+  or the highest rack value (``goal="value"``: face value, a joker 30, what leaves the rack)
+  that can be laid while the whole table stays legal. Before the initial meld only new sets
+  from the rack count, they must reach the preset's minimum, and the table is not touched
+  (RULES.md "Initial meld": "may not use or touch tiles on the table").
+
+The search (``solver_search``) is a dynamic program over the numbers 1..13; the rules stay in
+``melds``: every set the solver answers with is judged by ``check_meld`` before it is returned.
+Numbered tiles, regular and double jokers take part fully. Mirror and colour-change jokers
+are placed first, by trying the sets the per-set rules allow for them (``solver_special``),
+smallest first; when none fits, the solver says so. A search that runs past its time limit
+answers with what it has and ``complete=False``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from companion.core.melds import MeldVerdict, check_meld
+from companion.core.presets import PRESSMAN, Preset
+from companion.core.solver_search import (
+    COLOUR_COUNT,
+    Plan,
+    Pool,
+    SearchTimeout,
+    empty_counts,
+    freeze,
+    search,
+)
+from companion.core.solver_special import SpecialPlacement, place_specials
+from companion.core.tiles import (
+    HIGHEST_NUMBER,
+    JOKER_RACK_PENALTY,
+    LOWEST_NUMBER,
+    Colour,
+    JokerKind,
+    Meld,
+    Table,
+    Tile,
+    check_inventory,
+    format_tiles,
+)
+
+Goal = Literal["tiles", "value"]
+GOALS: tuple[str, ...] = ("tiles", "value")
+DEFAULT_TIME_LIMIT = 2.0
+COLOURS = tuple(Colour)
+
+
+class SolverError(AssertionError):
+    """The search answered with a set the core judges illegal: a bug, never a verdict."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What the solver found.
+
+    ``sets`` is the arrangement (``arrange``) or the new table (``best_play``), each set judged
+    by the core; ``played`` the rack tiles laid; ``value`` the table's value (``arrange``) or
+    the value the rack tiles laid take off the rack (``best_play``: face value, a joker 30).
+    """
+
+    possible: bool
+    sets: tuple[MeldVerdict, ...]
+    played: Meld
+    value: int
+    reason: str | None
+    complete: bool
+
+    @property
+    def table(self) -> Table:
+        return tuple(verdict.order for verdict in self.sets)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "possible": self.possible,
+            "sets": [[str(tile) for tile in verdict.order] for verdict in self.sets],
+            "played": [str(tile) for tile in self.played],
+            "value": self.value,
+            "reason": self.reason,
+            "complete": self.complete,
+        }
+
+    def describe(self) -> str:
+        """The answer as the CLI prints it."""
+        if self.played:
+            lines = [f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
+                     f"{'tile' if len(self.played) == 1 else 'tiles'}, value {self.value}); "
+                     "the table becomes:"]
+        elif self.possible:
+            lines = ["These tiles can be laid as:"]
+        else:
+            lines = [f"Not possible: {self.reason}"]
+        if self.possible:
+            lines += [f"Set {i}: {format_tiles(v.order)}" for i, v in
+                      enumerate(self.sets, start=1)]
+        if not self.complete:
+            lines.append("(The search stopped at its time limit: this is the best found so far.)")
+        return "\n".join(lines)
+
+
+# --- counting tiles ---------------------------------------------------------------------------
+
+def _counts(tiles: Sequence[Tile]) -> list[list[int]]:
+    counts = empty_counts()
+    for tile in tiles:
+        if tile.joker is None:
+            assert tile.colour is not None and tile.number is not None
+            counts[COLOURS.index(tile.colour)][tile.number] += 1
+    return counts
+
+
+def _jokers(tiles: Sequence[Tile], kind: JokerKind) -> int:
+    return sum(tile.joker is kind for tile in tiles)
+
+
+def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
+    kind, colour, number = piece
+    if kind == "tile":
+        assert colour is not None
+        return Tile.numbered(COLOURS[colour], number)
+    return Tile.of_joker(JokerKind.REGULAR if kind == "joker" else JokerKind.DOUBLE)
+
+
+def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
+    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
+    for verdict in verdicts:
+        if not verdict.legal:
+            raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
+                              f"{verdict.reason}")
+    return verdicts
+
+
+def _sorted_sets(melds: Sequence[Meld]) -> list[Meld]:
+    """Runs by colour then first number, groups by number: the order a player lays them."""
+    def key(meld: Meld) -> tuple[int, int, int]:
+        numbered = [t for t in meld if t.number is not None]
+        if not numbered:
+            return (2, 0, 0)
+        colours = {t.colour for t in numbered}
+        first = numbered[0]
+        assert first.colour is not None and first.number is not None
+        if len(colours) == 1 and len(numbered) > 1 and len({t.number for t in numbered}) > 1:
+            return (0, COLOURS.index(first.colour), first.number)
+        return (1, first.number, 0)
+    return sorted(melds, key=key)
+
+
+# --- the search with the special jokers placed first ------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    melds: tuple[Meld, ...]
+    score: int
+    used: Counter[Tile]
+
+
+def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
+           minimum_value: int, preset: Preset, deadline: float) -> _Found | None:
+    """The best way to lay every required tile and some optional ones, or None."""
+    best: _Found | None = None
+    for placement in place_specials(required, optional, preset=preset):
+        if time.monotonic() > deadline:
+            raise SearchTimeout
+        found = _solve_plain(placement, weight=weight,
+                             minimum_value=max(0, minimum_value - placement.value),
+                             deadline=deadline)
+        if found is not None and (best is None or found.score > best.score):
+            best = found
+            if not optional:
+                break
+    return best
+
+
+def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
+                 deadline: float) -> _Found | None:
+    required, optional = placement.required, placement.optional
+    pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
+                jokers_required=_jokers(required, JokerKind.REGULAR),
+                jokers_optional=_jokers(optional, JokerKind.REGULAR),
+                doubles_required=_jokers(required, JokerKind.DOUBLE),
+                doubles_optional=_jokers(optional, JokerKind.DOUBLE))
+    plan: Plan | None = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
+                               double_weight=weight["joker"], minimum_value=minimum_value,
+                               deadline=deadline)
+    if plan is None:
+        return None
+    melds = placement.melds + tuple(tuple(_tile_of(p) for p in s) for s in plan.sets)
+    used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
+    special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
+                        for tile in placement.from_optional)
+    return _Found(melds=melds, score=plan.score + special_score, used=used)
+
+
+def _weights(goal: str) -> dict[str, Any]:
+    if goal == "tiles":
+        return {"numbers": (1,) * (HIGHEST_NUMBER + 1), "joker": 1}
+    return {"numbers": tuple(range(HIGHEST_NUMBER + 1)), "joker": JOKER_RACK_PENALTY}
+
+
+# --- arrange ----------------------------------------------------------------------------------
+
+def arrange(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN,
+            time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
+    """Can these tiles be split into legal sets? One arrangement, or why not.
+
+    Raises ``ImpossibleTilesError`` for a third copy of a tile or a joker the edition lacks.
+    """
+    tiles = tuple(tiles)
+    check_inventory(tiles, preset.jokers)
+    deadline = time.monotonic() + time_limit
+    if not tiles:
+        return Solution(False, (), (), 0, "there are no tiles to lay", True)
+    try:
+        found = _solve(tiles, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
+                       deadline=deadline)
+    except SearchTimeout:
+        return Solution(False, (), (), 0, f"the search ran out of time ({time_limit:g} s) "
+                        "before deciding whether these tiles can be laid", False)
+    if found is None:
+        return Solution(False, (), (), 0, _why_not(tiles, preset, deadline), True)
+    if found.used != Counter(tiles):
+        raise SolverError("the arrangement does not use exactly the tiles given")
+    verdicts = _judge(_sorted_sets(found.melds), preset)
+    return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
+
+
+def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
+    """The reason a player understands: a tile that fits nowhere, or the one tile too many."""
+    counts = _counts(tiles)
+    joker_width = (_jokers(tiles, JokerKind.REGULAR) + 2 * _jokers(tiles, JokerKind.DOUBLE))
+    loners = [tile for tile in sorted(set(tiles), key=Tile.sort_key)
+              if tile.number is not None and not _fits_somewhere(tile, counts, joker_width)]
+    if loners:
+        names = ", ".join(str(t) for t in loners)
+        verb = "fits" if len(loners) == 1 else "fit"
+        return f"{names} {verb} in no run or group"
+    if len(tiles) < 3:
+        return "a set needs at least 3 tiles"
+    special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
+    if special and not any(True for _ in place_specials(tiles, (), preset=preset)):
+        return (f"the solver finds no set for the {special[0].words}: "
+                "it could not place it in any set the rules allow")
+    for tile in sorted(set(tiles), key=Tile.sort_key):
+        rest = list(tiles)
+        rest.remove(tile)
+        try:
+            if _solve(rest, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
+                      deadline=deadline) is not None:
+                return f"without {tile} ({tile.words}) the rest could be laid"
+        except SearchTimeout:
+            break
+    return "every split into runs and groups leaves some tile over"
+
+
+def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bool:
+    assert tile.colour is not None and tile.number is not None
+    colour, number = COLOURS.index(tile.colour), tile.number
+    others = sum(1 for c in range(COLOUR_COUNT) if c != colour and counts[c][number])
+    if others + min(joker_width, 2) >= 2:
+        return True
+    for start in range(max(LOWEST_NUMBER, number - 2), min(number, HIGHEST_NUMBER - 2) + 1):
+        missing = sum(1 for n in range(start, start + 3) if n != number and not counts[colour][n])
+        if missing <= joker_width:
+            return True
+    return False
+
+
+# --- best play --------------------------------------------------------------------------------
+
+def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
+              preset: Preset = PRESSMAN, opened: bool, goal: str = "tiles",
+              time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
+    """The most rack tiles (or the highest value) that can be laid, the table staying legal.
+
+    Raises ``ImpossibleTilesError`` when the table and rack together hold a third copy of a
+    tile, and ``ValueError`` for an unknown goal.
+    """
+    if goal not in GOALS:
+        raise ValueError(f"unknown goal `{goal}`: choose tiles or value")
+    table = tuple(tuple(meld) for meld in table)
+    table_tiles = tuple(tile for meld in table for tile in meld)
+    rack = tuple(rack)
+    check_inventory(table_tiles + rack, preset.jokers)
+    deadline = time.monotonic() + time_limit
+    weight = _weights(goal)
+    as_laid = tuple(check_meld(meld, preset=preset) for meld in table)
+    if not rack:
+        return Solution(False, as_laid, (), 0, "the rack is empty: nothing to play", True)
+    try:
+        if opened:
+            found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
+                           deadline=deadline)
+        else:
+            found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
+                           preset=preset, deadline=deadline)
+    except SearchTimeout:
+        return Solution(False, as_laid, (), 0, f"the search ran out of time ({time_limit:g} s) "
+                        "before finding a play: nothing found so far", False)
+    if found is None:
+        if opened:
+            why = arrange(table_tiles, preset=preset, time_limit=max(0.1, deadline -
+                                                                     time.monotonic()))
+            return Solution(False, as_laid, (), 0, "the table itself cannot be laid legally: "
+                            f"{why.reason}", why.complete)
+        return Solution(False, as_laid, (), 0, "no sets from your rack reach the initial meld "
+                        f"of {preset.initial_meld} ({preset.name}): draw a tile", True)
+    played_counter = found.used - Counter(table_tiles)
+    played = tuple(sorted(played_counter.elements(), key=Tile.sort_key))
+    if not played:
+        return Solution(False, as_laid, (), 0, "nothing from your rack can be laid: draw a tile",
+                        True)
+    if opened:
+        if found.used != Counter(table_tiles) + played_counter:
+            raise SolverError("the new table lost a tile of the old one")
+        verdicts = _judge(_sorted_sets(found.melds), preset)
+    else:
+        verdicts = as_laid + _judge(_sorted_sets(found.melds), preset)
+        meld_value = sum(v.value or 0 for v in verdicts[len(as_laid):])
+        if meld_value < preset.initial_meld:
+            raise SolverError("the initial meld found is below the minimum")
+    value = sum(tile.rack_value for tile in played)
+    return Solution(True, verdicts, played, value, None, True)
+
+
+# --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------
+
+HINT_TIME_LIMIT = 0.5
+
+
+def arrangement_hint(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN,
+                     time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
+    """For an illegal table: could its tiles be laid legally, and how? None when it is legal.
+
+    The check, turn and photo answers call this after their verdict; it never raises for a
+    table the core already accepted as input.
+    """
+    melds = [tuple(meld) for meld in table]
+    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
+        return None
+    return arrange([tile for meld in melds for tile in meld], preset=preset,
+                   time_limit=time_limit)
+
+
+def describe_arrangement(solution: Solution) -> str:
+    """One line for the CLI: "These tiles can be laid as: ..." or why they cannot."""
+    if solution.possible:
+        return "These tiles can be laid as: " + " | ".join(
+            format_tiles(meld) for meld in solution.table)
+    return f"These tiles cannot all be laid: {solution.reason}."
