@@ -50,3 +50,73 @@ def test_start_from_the_table_before_works_on_the_first_tap(screen: Any) -> None
     expect(screen.locator(".palette[data-palette-for=before]")).to_be_hidden()
     expect(screen.locator("#after")).to_be_focused()
     expect(screen.locator("#after")).to_be_in_viewport()
+
+
+# Every element that shows text of its own, with the contrast of that text against what is
+# painted behind it: the nearest backgrounds up the tree, each faded by the opacity above it.
+TEXT_CONTRASTS = """() => {
+  function rgba(css) {
+    const parts = css.match(/[\\d.]+/g).map(Number);
+    return { r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1 };
+  }
+  function over(top, bottom) {
+    const a = top.a;
+    return { r: top.r * a + bottom.r * (1 - a), g: top.g * a + bottom.g * (1 - a),
+             b: top.b * a + bottom.b * (1 - a), a: 1 };
+  }
+  function luminance(c) {
+    const [r, g, b] = [c.r, c.g, c.b].map(function (v) {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  function ratio(x, y) {
+    const [light, dark] = [luminance(x), luminance(y)].sort(function (p, q) { return q - p; });
+    return (light + 0.05) / (dark + 0.05);
+  }
+  const found = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const ownText = Array.from(element.childNodes)
+      .filter(function (node) { return node.nodeType === Node.TEXT_NODE; })
+      .map(function (node) { return node.textContent.trim(); }).join(" ").trim();
+    if (!ownText || !element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))
+      continue;
+    const chain = [];
+    for (let node = element; node; node = node.parentElement) chain.unshift(node);
+    let behind = { r: 255, g: 255, b: 255, a: 1 };
+    let opacity = 1;
+    for (const node of chain) {
+      const style = getComputedStyle(node);
+      opacity *= Number(style.opacity);
+      const background = rgba(style.backgroundColor);
+      background.a *= opacity;
+      behind = over(background, behind);
+    }
+    const text = rgba(getComputedStyle(element).color);
+    text.a *= opacity;
+    found.push({ text: ownText, ratio: ratio(over(text, behind), behind),
+                 background: [behind.r, behind.g, behind.b].map(Math.round).join(",") });
+  }
+  return found;
+}"""
+RED = "179,38,30"  # --red in static/style.css
+
+
+def test_everything_on_the_red_timer_screen_reads_at_arms_length(screen: Any) -> None:
+    from playwright.sync_api import expect
+
+    screen.clock.install()
+    screen.goto("/timer?players=Ann,Bob,Cy&seconds=10")
+    press(screen, "#timer-face")
+    screen.clock.run_for(11_000)
+    expect(screen.locator("#timer-alert")).to_have_text("Time! Ann draws one tile")
+    screen.evaluate("document.getAnimations().forEach(animation => animation.finish())")
+
+    texts = screen.evaluate(TEXT_CONTRASTS)
+    on_red = {item["text"] for item in texts if item["background"] == RED}
+    assert {"Time! Ann draws one tile", "Ann", "0:00", "Next: Bob"} <= on_red
+    assert any(text.startswith("Pressman (2018): 10 seconds a turn") for text in on_red)
+    hard_to_read = [(item["text"], round(item["ratio"], 2)) for item in texts
+                    if item["ratio"] < 4.5]
+    assert hard_to_read == []
