@@ -120,3 +120,39 @@ def test_everything_on_the_red_timer_screen_reads_at_arms_length(screen: Any) ->
     hard_to_read = [(item["text"], round(item["ratio"], 2)) for item in texts
                     if item["ratio"] < 4.5]
     assert hard_to_read == []
+
+
+def start_session(page: Any, players: list[str], **fields: Any) -> tuple[str, str]:
+    """A session started through the API; its id and edit key."""
+    answer = page.request.post("/api/v1/sessions", data={"players": players, **fields})
+    assert answer.status == 201, answer.text()
+    session = answer.json()
+    return str(session["id"]), session["edit_key"]
+
+
+def test_history_shows_the_viewers_local_time(browser: Any, live_server: str) -> None:
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    for screen in SCREENS.values():
+        context = browser.new_context(base_url=live_server, timezone_id="Asia/Jerusalem",
+                                      locale="en-GB", **screen)
+        page = context.new_page()
+        session_id, key = start_session(page, ["Ann", "Bob"], rounds=1)
+        answer = page.request.post(f"/api/v1/sessions/{session_id}/games",
+                                   headers={"Authorization": f"Bearer {key}"},
+                                   data={"ending": "out", "winner": "Ann", "racks": {"Bob": 12}})
+        assert answer.status == 201, answer.text()
+
+        page.goto(f"/scores/{session_id}/history")
+        time = page.locator(".history time").first
+        written = time.get_attribute("datetime")
+        assert written.endswith("Z")
+        at_utc = datetime.fromisoformat(written[:-1]).replace(tzinfo=UTC)
+        in_jerusalem = at_utc.astimezone(ZoneInfo("Asia/Jerusalem"))
+        shown = time.inner_text()
+        assert in_jerusalem.strftime("%H:%M:%S") in shown
+        assert in_jerusalem.strftime("%-d %b %Y") in shown
+        assert "UTC" not in shown
+        assert time.get_attribute("title") == at_utc.strftime("%d %b %H:%M:%S UTC")
+        context.close()
