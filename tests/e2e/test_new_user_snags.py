@@ -156,3 +156,25 @@ def test_history_shows_the_viewers_local_time(browser: Any, live_server: str) ->
         assert "UTC" not in shown
         assert time.get_attribute("title") == at_utc.strftime("%d %b %H:%M:%S UTC")
         context.close()
+
+
+def test_the_sheets_timer_link_keeps_every_seat_and_the_sessions_turn_time(screen: Any) -> None:
+    from playwright.sync_api import expect
+
+    session_id, _key = start_session(screen, ["Ann", "Bob, Jr", "Cy"], preset="sabra")
+    screen.goto(f"/scores/{session_id}")
+    press(screen, "a:text-is('Turn timer')")
+
+    expect(screen.locator("#timer-digits")).to_have_text("2:00")  # Sabra Way: two minutes
+    expect(screen.locator("#timer-player")).to_have_text("Ann")
+    expect(screen.locator("#timer-next")).to_have_text("Next: Bob, Jr")
+    press(screen, "#timer-face")
+    press(screen, "#timer-face")
+    expect(screen.locator("#timer-player")).to_have_text("Bob, Jr")
+    expect(screen.locator("#timer-next")).to_have_text("Next: Cy")
+    press(screen, "#timer-face")
+    expect(screen.locator("#timer-next")).to_have_text("Next: Ann")  # three seats, not four
+
+    screen.goto("/timer?players=Ann,Bob,Cy")  # typed by hand
+    expect(screen.locator("#timer-next")).to_have_text("Next: Bob")
+    expect(screen.locator("#timer-digits")).to_have_text("1:00")
