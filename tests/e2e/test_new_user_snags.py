@@ -122,9 +122,9 @@ def test_everything_on_the_red_timer_screen_reads_at_arms_length(screen: Any) ->
     assert hard_to_read == []
 
 
-def start_session(page: Any, players: list[str], **fields: Any) -> tuple[str, str]:
-    """A session started through the API; its id and edit key."""
-    answer = page.request.post("/api/v1/sessions", data={"players": players, **fields})
+def start_session(browser_side: Any, players: list[str], **fields: Any) -> tuple[str, str]:
+    """A session started through the API (from a page or a browser context); id and edit key."""
+    answer = browser_side.request.post("/api/v1/sessions", data={"players": players, **fields})
     assert answer.status == 201, answer.text()
     session = answer.json()
     return str(session["id"]), session["edit_key"]
@@ -178,3 +178,48 @@ def test_the_sheets_timer_link_keeps_every_seat_and_the_sessions_turn_time(scree
     screen.goto("/timer?players=Ann,Bob,Cy")  # typed by hand
     expect(screen.locator("#timer-next")).to_have_text("Next: Bob")
     expect(screen.locator("#timer-digits")).to_have_text("1:00")
+
+
+def test_the_printed_sheet_says_when_under_which_rules_and_which_session(
+        browser: Any, live_server: str) -> None:
+    import re
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from tests.e2e.test_scores_flow import pdf_page_count
+
+    players = ["Ann", "Bob", "Chloé", "Dov"]
+    contexts = [browser.new_context(base_url=live_server, timezone_id="Europe/Amsterdam",
+                                    locale="en-GB", **screen) for screen in SCREENS.values()]
+    session_id, key = start_session(contexts[0], players, rounds=4, preset="sabra",
+                                    rules={"turn_seconds": 90, "joker_penalty": 25})
+    for number in range(1, 17):  # four players by four rounds: the sheet at its longest
+        winner = players[number % 4]
+        answer = contexts[0].request.post(
+            f"/api/v1/sessions/{session_id}/games", headers={"Authorization": f"Bearer {key}"},
+            data={"ending": "out", "winner": winner,
+                  "racks": {name: 10 + number for name in players if name != winner}})
+        assert answer.status == 201, answer.text()
+
+    for context in contexts:
+        page = context.new_page()
+        page.goto(f"/scores/{session_id}")
+        heading = page.locator(".sheet-print-header")
+        assert heading.is_hidden()  # on the screen the sheet says it all already
+
+        page.emulate_media(media="print")
+        assert heading.is_visible()
+        text = " ".join(heading.inner_text().split())
+        assert (f"Session {session_id} {live_server}/scores/{session_id}/view") in text
+        assert ("Rules: Sabra Way, changed for this session: turn time 90 s (Sabra Way: 120 s); "
+                "a joker left on a rack counts 25 (Sabra Way: 30).") in text
+        assert "Players, in seating order: Ann, Bob, Chloé, Dov." in text
+        written = heading.locator("time").get_attribute("datetime")
+        started = datetime.fromisoformat(written[:-1]).replace(tzinfo=UTC)
+        local = started.astimezone(ZoneInfo("Europe/Amsterdam"))
+        assert re.search(rf"started {local:%A},? {local.day} {local:%B %Y},? (at )?"
+                         rf"{local:%H:%M}", text), text
+    # The printed page does not depend on the screen it was printed from: A4 either way.
+    assert pdf_page_count(page.pdf(format="A4", print_background=False)) == 1
+    for context in contexts:
+        context.close()
