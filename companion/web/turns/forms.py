@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -53,8 +54,24 @@ LONGEST_NAME = 40
 
 
 def player_names(text: str | None) -> list[str]:
-    """Names separated by commas, in seating order; blanks between commas are skipped."""
-    return [name.strip() for name in (text or "").split(",") if name.strip()]
+    """Names separated by commas, in seating order; blanks between commas are skipped.
+
+    A name holding a comma is written in double quotes, as in a CSV line
+    (``Ann, "Bob, Jr", Cy``); :func:`join_player_names` writes names back that way.
+    """
+    line = (text or "").replace("\r", " ").replace("\n", " ")
+    fields = next(csv.reader([line], skipinitialspace=True), [])
+    return [name.strip() for name in fields if name.strip()]
+
+
+def join_player_names(names: Iterable[str]) -> str:
+    """The text :func:`player_names` reads back as exactly these names."""
+    def written(name: str) -> str:
+        if "," not in name and '"' not in name:
+            return name
+        return '"' + name.replace('"', '""') + '"'
+
+    return ", ".join(written(name) for name in names)
 
 
 def seating(_form: FlaskForm, field: Field) -> None:

@@ -7,7 +7,7 @@ from flask import Blueprint, render_template, request
 from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.tiles import parse_table
-from companion.web.turns.forms import RefereeTurnForm, TimerForm
+from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
 
 bp = Blueprint("turns", __name__)
 
@@ -48,12 +48,15 @@ def referee() -> tuple[str, int]:
 
 @bp.get("/timer")
 def timer() -> tuple[str, int]:
-    """``?players=Ann,Bob,Cy`` (seating order), ``first=``, ``preset=`` and ``seconds=`` start
-    the timer;
+    """``?players=Ann,Bob,Cy`` (seating order; a name with a comma in double quotes) or one
+    ``player=`` per name, ``first=``, ``preset=`` and ``seconds=`` start the timer;
     without players (or with ``edit``), a small form asks for them. The countdown itself runs
     in the browser: static/timer.js."""
-    form = TimerForm(request.args, meta={"csrf": False})
-    if "players" not in request.args or "edit" in request.args:
+    args = request.args.copy()
+    if "player" in args:  # the score sheet's link: one name each, commas and all
+        args["players"] = join_player_names(args.poplist("player"))
+    form = TimerForm(args, meta={"csrf": False})
+    if "players" not in args or "edit" in args:
         return render_template("turns/timer_setup.html", form=form), 200
     if not form.validate():
         return render_template("turns/timer_setup.html", form=form), 422
