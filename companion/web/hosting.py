@@ -123,7 +123,8 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies)
     _configure_request_log()
-    app.before_request(_start_request)
+    # First of all hooks: CSRF protection reads the body, which may already be refused (413).
+    app.before_request_funcs.setdefault(None, []).insert(0, _start_request)
     app.after_request(_finish_request)
     app.register_error_handler(RequestEntityTooLarge, _too_large)
     app.register_error_handler(InternalServerError, _server_error)

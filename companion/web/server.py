@@ -9,10 +9,13 @@ which threads do well in Python. See "Run it for a club" in the README.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class CannotServe(Exception):
@@ -61,8 +64,8 @@ def migrate_database(app: Flask) -> None:
 def serve(*, host: str, port: int, threads: int, workers: int) -> None:
     from companion.web import create_app
 
-    # Every worker reads its pool size from the environment it inherits: one connection a thread.
-    os.environ["FLASK_DATABASE_POOL_SIZE"] = str(threads)
+    # Every worker reads its pool size from the environment it inherits: a connection a thread.
+    os.environ.setdefault("FLASK_DATABASE_POOL_SIZE", str(threads))
     try:
         app = create_app()
     except ValueError as error:  # a setting that cannot work, such as COMPANION_BASE_URL
@@ -72,6 +75,10 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
             f"--workers {workers} needs SECRET_KEY in the environment: every worker process "
             "must sign the session cookies with the same key. For example: "
             "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')")
+    if not app.config.get("COMPANION_BASE_URL") and host not in LOOPBACK:
+        print("companion serve: COMPANION_BASE_URL is not set, so share links are built from "
+              "the Host header each phone sends; set it to the address phones use.",
+              file=sys.stderr)
     migrate_database(app)
     CompanionServer({
         "bind": f"{host}:{port}",

@@ -250,3 +250,15 @@ def test_from_a_checkout_the_pages_come_from_the_top_level_folders(app: Flask) -
     assert Path(app.template_folder) == PROJECT_ROOT / "templates"
     assert Path(app.static_folder or "") == PROJECT_ROOT / "static"
     assert Path(app.extensions["migrate"].directory) == PROJECT_ROOT / "migrations"
+
+
+def test_a_body_refused_by_the_csrf_check_is_still_logged_with_its_request_id(
+        tmp_path: Path, request_log: list[str]) -> None:
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=True).test_client()
+    refused = client.post("/check", data={"table": "R5 R6 R7 | " * 10_000},
+                          headers={"X-Request-Id": "too-big-1"})
+    assert refused.status_code == 413 and "at most 64 KB" in refused.text
+    assert refused.headers["X-Request-Id"] == "too-big-1"
+    assert request_log[-1].startswith("request_id=too-big-1 POST /check 413 ")
+    unsigned = client.post("/check", data={"table": "R5 R6 R7"})
+    assert unsigned.status_code == 400  # the CSRF check still runs after the size check
