@@ -43,9 +43,13 @@ def test_start_from_the_table_before_works_on_the_first_tap(screen: Any) -> None
     screen.keyboard.type("R5 R6 R7")
     expect(screen.locator(".palette[data-palette-for=before]")).to_be_visible()
 
+    button = screen.locator("#copy-before")
+    button.scroll_into_view_if_needed()
+    top_before = button.bounding_box()["y"]
     press(screen, "#copy-before")
 
     assert screen.input_value("#after") == "R5 R6 R7"
+    assert abs(button.bounding_box()["y"] - top_before) < 2  # the page did not jump
     expect(screen.locator(".palette[data-palette-for=after]")).to_be_visible()
     expect(screen.locator(".palette[data-palette-for=before]")).to_be_hidden()
     expect(screen.locator("#after")).to_be_focused()
