@@ -114,7 +114,7 @@ def test_the_cli_explains_a_photo_without_a_rack(tmp_path: Path) -> None:
 def test_the_record_game_page_offers_a_photo_of_each_rack(client: FlaskClient) -> None:
     answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
                                               "rounds": 1, "preset": "sabra"})
-    session_id = int(answer.location.rstrip("/").rsplit("/", 1)[1])
+    session_id = answer.location.rstrip("/").rsplit("/", 1)[1]
     for ending in ("out", "exhausted"):
         page = client.get(f"/scores/{session_id}/games/new?ending={ending}").get_data(
             as_text=True)

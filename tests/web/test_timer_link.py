@@ -19,17 +19,17 @@ def seats(page: str) -> list[str]:
     return list(json.loads(html.unescape(found.group(1))))
 
 
-def timer_link(client: FlaskClient, session_id: int) -> str:
+def timer_link(client: FlaskClient, session_id: str) -> str:
     sheet = client.get(f"/scores/{session_id}").get_data(as_text=True)
     found = re.search(r'<a class="button secondary" href="([^"]*)">Turn timer</a>', sheet)
     assert found, "the sheet has no timer link"
     return html.unescape(found.group(1))
 
 
-def start_session(client: FlaskClient, players: list[str], **fields: object) -> int:
+def start_session(client: FlaskClient, players: list[str], **fields: object) -> str:
     answer = client.post("/api/v1/sessions", json={"players": players, **fields})
     assert answer.status_code == 201, answer.get_json()
-    return int(answer.get_json()["id"])
+    return str(answer.get_json()["id"])
 
 
 def test_a_name_with_a_comma_keeps_one_seat_on_the_sheets_timer_link(
