@@ -30,7 +30,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from companion.core.presets import ExhaustedPoolRule, Preset
+from companion.core.presets import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OVERRIDABLE_RULES,
+    RULE_CHOICES,
+    RULE_RANGES,
+    RULE_SWITCHES,
+    ExhaustedPoolRule,
+    Preset,
+)
 from companion.core.tiles import (
     COPIES_OF_EACH_TILE,
     ImpossibleTilesError,
@@ -41,7 +50,6 @@ from companion.core.tiles import (
     format_tiles,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "For 2 to 4 players" (seed 000)
 MAX_NAME_LENGTH = 30
 MAX_ROUNDS = 50
 # Every numbered tile in the box, added up: the most any collection of racks can hold in points.
@@ -54,6 +62,22 @@ class Ending(Enum):
     WENT_OUT = "out"
     POOL_EXHAUSTED = "exhausted"
     PAPER = "paper"
+
+    @property
+    def words(self) -> str:
+        """As the sheet says it after the winner: "Ann won (went out)"."""
+        return ENDING_WORDS[self]
+
+    @property
+    def title(self) -> str:
+        """As a form offers it: "Someone went out"."""
+        return ENDING_TITLES[self]
+
+
+ENDING_WORDS = {Ending.WENT_OUT: "went out", Ending.POOL_EXHAUSTED: "the pool ran out",
+                Ending.PAPER: "copied from paper"}
+ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
+                 Ending.PAPER: "Copy from paper"}
 
 
 class ScoringError(ValueError):
@@ -566,31 +590,21 @@ def check_rounds(rounds: int) -> int:
     return rounds
 
 
-# What a session may override, with the allowed range of each number.
-RULE_RANGES: dict[str, tuple[int, int]] = {
-    "initial_meld": (0, 200),
-    "turn_seconds": (10, 600),
-    "joker_penalty": (0, 200),
-    "failed_turn_draw": (0, 10),
-    "over_time_draw": (0, 10),
-}
-
-
 def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Preset:
     """The preset with the session's own choices; an unknown or out-of-range choice is refused."""
     changes: dict[str, object] = {}
     for key, value in overrides.items():
         if value is None:
             continue
-        if key == "exhausted_pool":
+        if key in RULE_CHOICES:
             rules = {rule.value: rule for rule in ExhaustedPoolRule}
             if not isinstance(value, str) or value not in rules:
                 raise ScoringError(f"exhausted_pool must be one of {', '.join(rules)}",
                                    field=key)
             changes[key] = rules[value]
-        elif key == "sabra_joker_rules":
+        elif key in RULE_SWITCHES:
             if not isinstance(value, bool):
-                raise ScoringError("sabra_joker_rules must be true or false", field=key)
+                raise ScoringError(f"{key} must be true or false", field=key)
             changes[key] = value
         elif key in RULE_RANGES:
             low, high = RULE_RANGES[key]
@@ -599,7 +613,7 @@ def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Pre
                                    field=key)
             changes[key] = value
         else:
-            allowed = ", ".join([*RULE_RANGES, "exhausted_pool", "sabra_joker_rules"])
+            allowed = ", ".join(OVERRIDABLE_RULES)
             raise ScoringError(f"`{key}` is not a rule a session can change ({allowed})",
                                field=key)
     return replace(preset, **changes)  # type: ignore[arg-type]
@@ -608,7 +622,7 @@ def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Pre
 def rule_overrides(preset: Preset, base: Preset) -> dict[str, object]:
     """The choices where ``preset`` differs from ``base``, as plain JSON values."""
     differences: dict[str, object] = {}
-    for key in (*RULE_RANGES, "exhausted_pool", "sabra_joker_rules"):
+    for key in OVERRIDABLE_RULES:
         mine, theirs = getattr(preset, key), getattr(base, key)
         if mine != theirs:
             differences[key] = mine.value if isinstance(mine, Enum) else mine

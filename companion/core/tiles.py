@@ -176,10 +176,11 @@ class Tile:
     def is_joker(self) -> bool:
         return self.joker is not None
 
-    @property
-    def rack_value(self) -> int:
-        """What the tile costs when it is left on a rack: face value, any joker 30."""
-        return JOKER_RACK_PENALTY if self.number is None else self.number
+    def rack_value(self, *, joker_penalty: int = JOKER_RACK_PENALTY) -> int:
+        """What the tile costs when it is left on a rack: face value, any joker the session's
+        joker penalty (30 unless the session changed it: "the penalty for having a joker on a
+        rack is 30 points", seed 000)."""
+        return joker_penalty if self.number is None else self.number
 
     @property
     def words(self) -> str:

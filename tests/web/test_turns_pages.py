@@ -114,7 +114,8 @@ def test_bad_timer_settings_are_refused_with_the_form_kept(client: FlaskClient) 
     response = client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "0"})
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert "A turn lasts 1 to 3600 seconds." in html and 'value="Ann,Bob"' in html
+    # Issue 8: the longest turn is the core's LONGEST_TURN_SECONDS (600), not 3600.
+    assert "A turn lasts 1 to 600 seconds." in html and 'value="Ann,Bob"' in html
     response = client.get("/timer", query_string={"players": " , "})
     assert response.status_code == 422
     assert "Name at least one player" in response.get_data(as_text=True)

@@ -13,15 +13,13 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
+from companion.core.presets import OVERRIDABLE_RULES as RULE_FIELDS
 from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackError
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.service import GameInput, SessionStateError
 
 bp = Blueprint("scores_api", __name__)
-
-RULE_FIELDS = ("joker_penalty", "exhausted_pool", "initial_meld", "turn_seconds",
-               "failed_turn_draw", "over_time_draw", "sabra_joker_rules")
 
 
 class BadRequest(Exception):

@@ -16,7 +16,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from companion.core.presets import ExhaustedPoolRule
+from companion.core.presets import MOST_JOKERS_IN_A_BOX, ExhaustedPoolRule
 from companion.core.scoring import MAX_ROUNDS, RULE_RANGES, Ending, Rack
 from companion.core.tiles import NotationError, parse_rack
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
@@ -92,7 +92,7 @@ class PlayerLineForm(Form):
                                   **TILE_FIELD})
     total = IntegerField("or points", validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
-    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],
+    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, MOST_JOKERS_IN_A_BOX)],
                           render_kw={"inputmode": "numeric", "min": 0, "max": 8})
     score = StringField("Score", validators=[signed_whole_number],
                         render_kw={"autocomplete": "off", "placeholder": "−5 or +24"})

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.scoring import (
+    ENDING_WORDS,
     Ending,
     GameResult,
     Rack,
@@ -39,9 +40,6 @@ from companion.core.scoring import (
 )
 from companion.core.tiles import NotationError, format_tiles, parse_rack
 from companion.web.models import Game, GameChange, GameEntry, Player, ScoreSession, db, utc_now
-
-ENDING_WORDS = {Ending.WENT_OUT: "went out", Ending.POOL_EXHAUSTED: "the pool ran out",
-                Ending.PAPER: "copied from paper"}
 
 
 class SessionStateError(Exception):

@@ -24,16 +24,19 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.core.scoring import Ending, ScoringError, TiedLowestRackError, round_of
+from companion.core.scoring import (
+    ENDING_TITLES,
+    Ending,
+    ScoringError,
+    TiedLowestRackError,
+    round_of,
+)
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
 from companion.web.scores.service import ENDING_WORDS, GameInput, SessionStateError
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
-
-ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
-                 Ending.PAPER: "Copy from paper"}
 
 
 # The edit key in the browser -------------------------------------------------------------
