@@ -6,9 +6,10 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
+from companion.core.english import known_codes, render
 from companion.core.melds import MeldKind, check_meld, check_table
 from companion.core.presets import PRESSMAN, TWIST
-from companion.core.reasons import Reason, known_codes, render
+from companion.core.reasons import Reason
 from companion.core.referee import TurnInputError, referee_typed_turn
 from companion.core.tiles import (
     LONGEST_NOTATION,
