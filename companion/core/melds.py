@@ -33,7 +33,7 @@ the reason a set is not legal is a code (``companion.core.reasons``) said in Eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.core.presets import PRESSMAN, Preset
@@ -163,8 +163,9 @@ class MeldVerdict:
             return f"{format_tiles(self.tiles)}: not legal: {self.reason}"
         assert self.kind is not None
         if len(self.readings) > 1:
-            return (f"{format_tiles(self.tiles)}: legal, "
-                    + " or ".join(r.describe() for r in self.readings))
+            kinds = " or ".join(kind.value for kind in self.kinds)
+            return "; ".join([f"{format_tiles(self.tiles)}: legal {kinds}, value {self.value}",
+                              *(r.describe() for r in self.readings)])
         parts = [f"{format_tiles(self.tiles)}: legal {self.kind.value}, value {self.value}"]
         if self.reordered:
             parts.append(f"laid as {format_tiles(self.order)}")
@@ -240,8 +241,25 @@ def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdi
     by_kind.sort(key=lambda reading: -reading.value)  # stable: a run first on equal value
     chosen = by_kind[0]
     return MeldVerdict(tiles=tiles, legal=True, kind=chosen.kind, why=None, value=chosen.value,
-                       jokers=chosen.jokers, order=chosen.order, reordered=chosen.order != tiles,
-                       rule=_rule_for(tiles, chosen.kind), readings=tuple(by_kind))
+                       jokers=_every_joker_option(chosen, by_kind), order=chosen.order,
+                       reordered=chosen.order != tiles, rule=_rule_for(tiles, chosen.kind),
+                       readings=tuple(by_kind))
+
+
+def _every_joker_option(chosen: KindReading,
+                        readings: list[KindReading]) -> tuple[JokerReading, ...]:
+    """The chosen reading's jokers, each with the options of every reading of the same value
+    (``J K5 J``: the first joker is K4 as a run, B5, O5 or R5 as a group)."""
+    tied = [reading for reading in readings if reading.value == chosen.value]
+    if len(tied) == 1:
+        return chosen.jokers
+    by_typed: dict[int, set[tuple[Slot, ...]]] = {}
+    for reading in tied:
+        for joker in reading.jokers:
+            by_typed.setdefault(joker.typed_position, set()).update(joker.options)
+    return tuple(replace(joker, options=tuple(sorted(by_typed[joker.typed_position],
+                                                     key=_slot_key)))
+                 for joker in chosen.jokers)
 
 
 def _kind_reading(tiles: Meld, readings: list[Reading]) -> KindReading:

@@ -28,9 +28,20 @@ def test_a_set_that_is_both_a_run_and_a_group_lists_every_reading() -> None:
     run, group = verdict.readings
     assert [j.stands_for for j in run.jokers] == [("K4",), ("K6",)]
     assert [j.stands_for for j in group.jokers] == [("B5", "O5", "R5")] * 2
+    # the jokers of the chosen reading carry the options of every reading of the same value
+    assert [j.stands_for for j in verdict.jokers] == [("B5", "K4", "O5", "R5"),
+                                                      ("B5", "K6", "O5", "R5")]
     text = verdict.describe()
+    assert text.startswith("J K5 J: legal run or group, value 15")
     assert "as a run" in text and "as a group" in text and "K4" in text and "O5" in text
     assert [r["kind"] for r in verdict.to_json()["readings"]] == ["run", "group"]
+
+
+def test_a_lower_reading_is_listed_but_does_not_blur_the_chosen_one() -> None:
+    verdict = check_meld(parse_tiles("K5 J J"))
+    assert verdict.kind is MeldKind.RUN and verdict.value == 18
+    assert [j.stands_for for j in verdict.jokers] == [("K6",), ("K7",)]
+    assert [r.value for r in verdict.readings] == [18, 15]
 
 
 def test_a_set_with_one_reading_lists_one() -> None:
