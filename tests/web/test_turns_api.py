@@ -55,3 +55,17 @@ def test_a_body_that_is_not_a_json_object_is_refused(client: FlaskClient) -> Non
     response = client.post("/api/v1/turn", data="before=R5", content_type="text/plain")
     assert response.status_code == 400
     assert "JSON object" in response.get_json()["error"]
+
+
+def test_every_turn_verdict_says_its_penalty(client: FlaskClient) -> None:
+    answers = [client.post("/api/v1/turn", json=body).get_json() for body in (
+        {"before": "R5 R6 R7", "after": "R5 R6 R7 R8", "rack": "R8", "opened": True},
+        {"before": "R5 R6 R7", "after": "R5 R6 R7", "opened": True},
+        {"before": "R5 R6 R7", "after": "R5 R6 R7 R9", "opened": True})]
+    assert [answer["penalty"] for answer in answers] == ["none", "draw_one", "draw_three"]
+
+
+def test_a_huge_tile_number_in_a_turn_is_a_400_naming_the_field(client: FlaskClient) -> None:
+    response = client.post("/api/v1/turn", json={"after": "R5 R6 R" + "9" * 4301})
+    assert response.status_code == 400
+    assert response.get_json()["where"]["field"] == "after"
