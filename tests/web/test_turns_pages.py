@@ -159,7 +159,7 @@ def test_a_draw_shows_draw_one_and_no_table_to_put_back(client: FlaskClient) -> 
     # Seed 000: "When players cannot play any tiles from their racks, or purposely choose not
     # to, they must draw a tile from the pool."
     status, html = referee(client, before="R5 R6 R7", after="R5 R6 R7", opened="y")
-    assert 'data-penalty="draw_one"' in html and "No play: a draw." in html
+    assert status == 200 and 'data-penalty="draw_one"' in html and "No play: a draw." in html
     assert "Put the table back" not in html and "Draw 1 tile from the pool" in html
 
 
