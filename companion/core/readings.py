@@ -181,21 +181,33 @@ def _ordered_run_slots(tiles: Meld, *,
             segments.append([])
         else:
             segments[-1].append(i)
-    known: list[Colour | None] = []
-    for segment in segments:
-        colours_seen = {tiles[i].colour for i in segment if not tiles[i].is_joker}
+    # A segment with no tile (two colour-change jokers side by side, or one at the end) shows
+    # no colour: with four colours it can always differ from both neighbours, so only the
+    # segments holding tiles are coloured, and only neighbours with nothing between must differ.
+    filled = [segment for segment in segments if segment]
+    touching = [bool(a) and bool(b) for a, b in pairwise(segments)]
+    must_differ = []
+    position = -1
+    for index, segment in enumerate(segments):
+        if segment:
+            position += 1
+            if index > 0 and touching[index - 1]:
+                must_differ.append(position)
+    choices: list[list[Colour]] = []
+    for segment in filled:
+        colours_seen: set[Colour] = {colour for i in segment
+                                     if (colour := tiles[i].colour) is not None}
         if len(colours_seen) > 1:
             return
-        known.append(next(iter(colours_seen)) if colours_seen else None)
-    choices = [[c] if c else list(Colour) for c in known]
+        choices.append(list(colours_seen) if colours_seen else list(Colour))
     candidate_starts = starts or set(range(LOWEST_NUMBER, HIGHEST_NUMBER + 1))
     for start in candidate_starts:
         if start < LOWEST_NUMBER or start + width - 1 > HIGHEST_NUMBER:
             continue
         for segment_colours in product(*choices):
-            if any(a == b for a, b in pairwise(segment_colours)):
+            if any(segment_colours[p] == segment_colours[p - 1] for p in must_differ):
                 continue
-            colour_of = {i: segment_colours[s] for s, seg in enumerate(segments) for i in seg}
+            colour_of = {i: segment_colours[s] for s, seg in enumerate(filled) for i in seg}
             yield tuple(
                 ((None, start + offsets[i]),) if t.joker is JokerKind.COLOUR_CHANGE
                 else tuple((colour_of[i], start + offsets[i] + k) for k in range(tile_width(t)))
@@ -244,6 +256,8 @@ def _mirror_readings(tiles: Meld) -> Iterator[Reading]:
     """Sides are matched through a dictionary, so the cost grows with the number of readings of
     each side, not with their product (a side of jokers alone has a hundred readings)."""
     (mirror,) = [i for i, t in enumerate(tiles) if t.joker is JokerKind.MIRROR]
+    if any(t.joker is JokerKind.COLOUR_CHANGE for t in tiles):
+        return  # a colour change inside a mirror side is not a reading this app takes
     left, right = tiles[:mirror], tiles[mirror + 1:]
     width = sum(tile_width(t) for t in left)
     if width < MIN_MIRROR_SIDE or width != sum(tile_width(t) for t in right):
