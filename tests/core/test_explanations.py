@@ -139,7 +139,9 @@ def test_every_reason_code_has_one_english_sentence() -> None:
 
 def test_a_tile_prints_as_its_notation_in_a_failing_test() -> None:
     assert repr(Tile.parse("r7")) == "Tile.parse('R7')"
-    assert repr(parse_tiles("R7 J")) == "(Tile.parse('R7'), Tile.parse('J'))"
+    assert repr(parse_tiles("R7 J")) == "TileSet.parse('R7 J')"
+    assert repr(parse_table("r7 j | k1 k2 k3")) == "Tabletop.parse('R7 J | K1 K2 K3')"
+    assert parse_tiles("R7 J") == (Tile.parse("R7"), Tile.parse("J"))  # still a tuple of tiles
 
 
 def test_the_slowest_twist_set_of_the_issue_is_judged() -> None:
