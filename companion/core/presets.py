@@ -6,7 +6,7 @@ A session stores the preset it was played under; every field can be overridden w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from companion.core.tiles import JOKER_RACK_PENALTY, JokerKind
@@ -102,6 +102,11 @@ RULE_SWITCHES: tuple[str, ...] = ("sabra_joker_rules", "tournament_joker_rule")
 """The rules a session may turn on or off."""
 OVERRIDABLE_RULES: tuple[str, ...] = (*RULE_RANGES, *RULE_CHOICES, *RULE_SWITCHES)
 """Every rule a session may override: the one list forms, API and storage read."""
+
+
+def with_tournament_rule(preset: Preset, on: bool) -> Preset:
+    """The preset with seed 004's tournament joker rule turned on or off."""
+    return replace(preset, tournament_joker_rule=on)
 
 
 class UnknownPresetError(ValueError):

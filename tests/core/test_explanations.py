@@ -147,3 +147,11 @@ def test_a_tile_prints_as_its_notation_in_a_failing_test() -> None:
 def test_the_slowest_twist_set_of_the_issue_is_judged() -> None:
     verdict = check_meld(parse_tiles("R6 C D R5 R7 J C M J D"), preset=TWIST)
     assert not verdict.legal and verdict.reason
+
+
+def test_the_cli_turns_the_tournament_rule_on() -> None:
+    args = ["turn", "--before", "K5 R5 J", "--after", "K5 R5 B5 | J O9 O10", "--rack",
+            "B5 O9 O10", "--opened", "--preset", "sabra"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    strict = CliRunner().invoke(main, [*args, "--tournament-rule"])
+    assert strict.exit_code == 1 and "joker_needs_both_missing_tiles" in strict.output
