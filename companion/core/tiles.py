@@ -205,6 +205,7 @@ class Tile:
 
 _RUN_TOGETHER = re.compile(r"^(?:[KRBOY](?:1[0-3]|[1-9])|[JDMC]){2,}$")
 _ZERO_FOR_O = re.compile(r"^0(1[0-3]|[1-9])$")
+_NUMBER_FIRST = re.compile(r"^(1[0-3]|[1-9])([KRBOY])$")
 
 
 def _did_you_mean(text: str) -> str | None:
@@ -215,6 +216,10 @@ def _did_you_mean(text: str) -> str | None:
     zero = _ZERO_FOR_O.match(text)
     if zero:
         return f"did you mean O{zero.group(1)}? Orange is the letter O, not the digit 0"
+    number_first = _NUMBER_FIRST.match(text)
+    if number_first:
+        number, letter = number_first.groups()
+        return f"did you mean {COLOUR_LETTERS[letter].value}{number}? The colour comes first"
     return None
 
 

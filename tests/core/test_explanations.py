@@ -70,6 +70,7 @@ def test_an_illegal_table_never_reaches_the_initial_meld() -> None:
     ("R5R6R7", "did you mean R5 R6 R7?"),
     ("09", "did you mean O9?"),
     ("o9o10", "did you mean O9 O10?"),
+    ("10r", "did you mean R10?"),
 ])
 def test_the_usual_slips_get_a_did_you_mean_hint(token: str, hint: str) -> None:
     with pytest.raises(NotationError) as caught:

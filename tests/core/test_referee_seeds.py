@@ -316,6 +316,9 @@ MORE = [
     Turn(SABRA_TWO, "R5 J R7 | K9 B9 J", "R5 J R7 | K9 B9 O9 | J O10 O11", "O9 O10 O11", (),
          "sabra"),
     Turn(JOKER_VALUE, "", "J J K7", None, ("meld_too_low",), opened=False),
+    Turn(NEW_SET_000 + " (the rack is not given: a second joker came from it)", "R5 J R7",
+         "R5 R6 R7 J | J K1 K2", None, ()),
+    Turn(NEW_SET_000 + " (the rack is not given)", "R5 J R7", "R5 R6 R7 | J K1 K2", None, ()),
     Turn("A Joker may be substituted for any tile when you make a meld.", "B1 B2 B3",
          "B1 B2 B3 | J J K7", "J J K7", (), "sabra"),
 ]
