@@ -309,6 +309,14 @@ def _(r: Reason) -> str:
             f"tiles ({words_list([str(t) for t in r.tiles('missing')])})")
 
 
+@renders("over_time")
+def _(r: Reason) -> str:
+    if r.text("table_changed") == "no":
+        return f"over the time limit ({r.int('seconds')} s): the turn ends with a draw"
+    return (f"over the time limit ({r.int('seconds')} s) before the move was complete: every "
+            "tile goes back")
+
+
 @renders("bonus_joker_replaced_joker")
 def _(r: Reason) -> str:
     return (f"a {r.text('bonus')} took the place of {_freed(r)}: bonus jokers cannot replace a "

@@ -61,6 +61,13 @@ stable, other tools rely on them):
     Joker or any other type of Bonus Joker", seed 003): the freed joker's old set gained a bonus
     joker and none of the tiles the freed joker stood for.
 
+``over_time``
+    Only when the caller says the player ran over the turn time. With nothing laid and the
+    table unchanged the penalty is a draw of one ("Players who go over the time limit must draw
+    a tile from the pool, ending their turns", seed 000); with tiles moved or laid the move was
+    not completed in time: put everything back and draw three ("Players who cannot complete a
+    move within the 1 minute time limit must replace the tiles ... and draw three tiles").
+
 Not a violation but flagged (``notes``): ``table_before_illegal``, a set that was not legal
 before the turn (the turn is judged all the same; the referee does not blame this player).
 
@@ -118,7 +125,7 @@ GROUP_OF_THREE = 3  # "a Joker taken from a group of three tiles" (seed 004, tou
 
 
 def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
-                 rack: Meld | None = None) -> TurnVerdict:
+                 rack: Meld | None = None, over_time: bool = False) -> TurnVerdict:
     """Judge one turn; see the module docstring for every rule and how it is read.
 
     Raises ``ImpossibleTilesError`` (bad input, not a verdict) when the table before, the table
@@ -126,7 +133,8 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
     """
     for tiles in _tiles_a_box_must_hold(before, after, rack).values():
         check_inventory(tiles, preset.jokers)
-    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack,
+                       over_time=over_time)
 
 
 def _tiles_a_box_must_hold(before: Table, after: Table,
@@ -159,6 +167,7 @@ class _Turn:
     new_after: frozenset[int]
     freed: tuple[FreedJoker, ...]
     meld_value: int
+    over_time: bool = False
 
     @property
     def table_unchanged(self) -> bool:
@@ -167,7 +176,7 @@ class _Turn:
 
 
 def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
-                rack: Meld | None) -> TurnVerdict:
+                rack: Meld | None, over_time: bool = False) -> TurnVerdict:
     """``referee_turn`` once the tiles are known to fit in a box."""
     before_tiles = [tile for meld in before for tile in meld]
     after_tiles = [tile for meld in after for tile in meld]
@@ -186,7 +195,8 @@ def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
         freed=tuple(follow_jokers(before, after, preset=preset, played=played_counts,
                                   new=new_after)),
         meld_value=_turn_value(after, after_verdicts, changed_after, played_counts,
-                               opened=opened))
+                               opened=opened),
+        over_time=over_time)
     violations = tuple(violation for checker in CHECKERS for violation in checker(turn))
     notes = tuple(
         Violation(NoteCode.TABLE_BEFORE_ILLEGAL,
@@ -395,11 +405,19 @@ def _bonus_joker_replaced_joker(turn: _Turn) -> list[Violation]:
     return violations
 
 
+def _over_time(turn: _Turn) -> list[Violation]:
+    if not turn.over_time:
+        return []
+    return [Violation(ViolationCode.OVER_TIME, {
+        "seconds": turn.preset.turn_seconds,
+        "table_changed": "no" if turn.table_unchanged and not turn.played else "yes"})]
+
+
 CHECKERS: tuple[Callable[[_Turn], list[Violation]], ...] = (
     _tile_removed, _nothing_played, _not_from_rack, _illegal_sets, _meld_too_low,
     _meld_touches_table, _joker_before_meld, _joker_not_reused, _joker_set_manipulated,
     _joker_needs_two_rack_tiles, _joker_not_exchanged, _joker_needs_both_missing_tiles,
-    _bonus_joker_replaced_joker)
+    _bonus_joker_replaced_joker, _over_time)
 """One checker per ``ViolationCode``, in the same order."""
 
 
@@ -420,7 +438,7 @@ TURN_FIELD_WORDS = {"before": "table before the turn", "after": "table after the
 
 
 def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, preset: Preset,
-                       rack_text: str | None = None) -> TurnVerdict:
+                       rack_text: str | None = None, over_time: bool = False) -> TurnVerdict:
     """Parse the typed notation of a turn and judge it: the one entry for CLI, API and page.
 
     An empty ``before_text`` is an empty table (the first meld of the game); ``rack_text``
@@ -438,7 +456,8 @@ def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, prese
             if field == "rack":
                 message = "together with the table before the turn, " + message
             raise TurnInputError(field, message, error.where) from error
-    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack,
+                       over_time=over_time)
 
 
 def _parse_field(field: str, text: str, parse: Callable[[str], _Parsed]) -> _Parsed:

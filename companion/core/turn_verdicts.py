@@ -32,6 +32,7 @@ class ViolationCode(Enum):
     JOKER_NOT_EXCHANGED = "joker_not_exchanged"
     JOKER_NEEDS_BOTH_MISSING_TILES = "joker_needs_both_missing_tiles"
     BONUS_JOKER_REPLACED_JOKER = "bonus_joker_replaced_joker"
+    OVER_TIME = "over_time"
 
 
 class NoteCode(Enum):

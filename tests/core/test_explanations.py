@@ -156,3 +156,10 @@ def test_the_cli_turns_the_tournament_rule_on() -> None:
     assert CliRunner().invoke(main, args).exit_code == 0
     strict = CliRunner().invoke(main, [*args, "--tournament-rule"])
     assert strict.exit_code == 1 and "joker_needs_both_missing_tiles" in strict.output
+
+
+def test_the_cli_takes_over_time() -> None:
+    result = CliRunner().invoke(main, ["turn", "--before", "R5 R6 R7", "--after", "R5 R6 R7 R8",
+                                       "--rack", "R8", "--opened", "--over-time", "--json"])
+    assert result.exit_code == 1
+    assert '"penalty": "draw_three"' in result.output and '"code": "over_time"' in result.output

@@ -369,3 +369,20 @@ def test_every_violation_carries_a_code_and_parameters_rendered_in_english() -> 
     assert data["params"]["from"] == ["R5", "J", "R7"]
     assert data["params"]["into"] == ["R5", "R6", "R7", "J", "R9"]
     assert data["message"] == violation.message and "new set" in violation.message
+
+
+def test_over_time_is_a_draw_of_one_or_a_failed_move_of_three() -> None:
+    # Seed 000: "Players who go over the time limit must draw a tile from the pool, ending
+    # their turns." "Players who cannot complete a move within the 1 minute time limit must
+    # replace the tiles that were on the table to their previous positions, take back the
+    # tiles they played, and draw three tiles from the pool as a penalty."
+    def late(before: str, after: str, rack: str | None) -> TurnVerdict:
+        return referee_turn(parse_table(before), parse_table(after), opened=True,
+                            preset=get_preset("sabra"),
+                            rack=None if rack is None else parse_rack(rack), over_time=True)
+
+    idle = late("R5 R6 R7", "R5 R6 R7", None)
+    assert idle.codes == ("nothing_played", "over_time") and idle.penalty is Penalty.DRAW_ONE
+    assert "120 s" in idle.violations[-1].message
+    busy = late("R5 R6 R7", "R5 R6 R7 R8", "R8")
+    assert busy.codes == ("over_time",) and busy.penalty is Penalty.DRAW_THREE

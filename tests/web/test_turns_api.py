@@ -81,3 +81,11 @@ def test_the_tournament_rule_is_a_switch_of_the_turn_api(client: FlaskClient) ->
     assert [v["code"] for v in strict["violations"]] == ["joker_needs_both_missing_tiles"]
     bad = client.post("/api/v1/turn", json=body | {"tournament_joker_rule": "yes"})
     assert bad.status_code == 400 and bad.get_json()["where"] == {"field": "tournament_joker_rule"}
+
+
+def test_over_time_is_a_field_of_the_turn_api(client: FlaskClient) -> None:
+    body = {"before": "R5 R6 R7", "after": "R5 R6 R7", "opened": True, "over_time": True}
+    answer = client.post("/api/v1/turn", json=body).get_json()
+    assert answer["penalty"] == "draw_one" and answer["violations"][-1]["code"] == "over_time"
+    bad = client.post("/api/v1/turn", json=body | {"over_time": 1})
+    assert bad.status_code == 400 and bad.get_json()["where"] == {"field": "over_time"}

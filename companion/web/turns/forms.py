@@ -43,6 +43,7 @@ class RefereeTurnForm(FlaskForm):
         "Rack before the turn (optional)", validators=[notation(parse_rack)],
         render_kw=TILE_FIELD | {"rows": 2, "placeholder": "R8 K1 O12"})
     opened = BooleanField("The player had already made the initial meld")
+    over_time = BooleanField("The player ran over the turn time")
     tournament_joker_rule = BooleanField(
         "Tournament rule: a joker taken from a group of three needs both missing tiles")
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",

@@ -38,7 +38,7 @@ def referee() -> tuple[str, int]:
                 form.before.data or "", form.after.data or "", opened=form.opened.data,
                 preset=with_tournament_rule(get_preset(form.preset.data),
                                             bool(form.tournament_joker_rule.data)),
-                rack_text=form.rack.data)
+                rack_text=form.rack.data, over_time=bool(form.over_time.data))
         except TurnInputError as error:
             getattr(form, error.field).errors = [str(error)]
     status = 422 if submitted and verdict is None else 200
