@@ -39,6 +39,12 @@ TURN_BEFORE = parse_table("R4 R5 R6 R7 R8 | K9 B9 O9 | B3 B4 J | O10 O11 O12")
 TURN_AFTER = parse_table("R4 R5 R6 | R6 R7 R8 | K9 B9 O9 R9 | B3 B4 B5 | R11 K11 J | O10 O11 O12")
 
 
+def yardstick() -> None:
+    """A fixed pure-Python workload: the unit the cases are also given in, so that runs on a
+    busy or a different machine compare (ratio = case time / yardstick time)."""
+    sorted(str(n * 7919 % 1009) for n in range(500))
+
+
 def median_microseconds(function: object, *, repeat: int = 7) -> float:
     timer = timeit.Timer(function)  # type: ignore[arg-type]
     loops, _ = timer.autorange()
@@ -80,18 +86,24 @@ def worst_joker_mix(*, top: int = 5) -> list[tuple[float, Meld]]:
 
 
 def main() -> None:
-    print(f"{'case':40} {'µs':>10}")
+    unit = median_microseconds(yardstick)
+    print(f"yardstick (sort 500 short strings): {unit:.1f} µs\n")
+    print(f"{'case':40} {'µs':>10} {'× yardstick':>12}")
+
+    def row(name: str, microseconds: float) -> None:
+        print(f"{name:40} {microseconds:10.1f} {microseconds / unit:12.2f}")
+
     for name, (text, preset) in SETS.items():
-        judge = functools.partial(check_meld, parse_tiles(text), preset=preset)
-        print(f"{'set: ' + name:40} {median_microseconds(judge):10.1f}")
-    print(f"{'table: 14 sets, 56 tiles':40} "
-          f"{median_microseconds(lambda: check_table(FULL_TABLE)):10.1f}")
-    turn = functools.partial(referee_turn, TURN_BEFORE, TURN_AFTER, opened=True, preset=PRESSMAN)
-    print(f"{'turn: split, retrieve a joker, 6 sets':40} {median_microseconds(turn):10.1f}")
+        row("set: " + name, median_microseconds(
+            functools.partial(check_meld, parse_tiles(text), preset=preset)))
+    row("table: 14 sets, 56 tiles", median_microseconds(lambda: check_table(FULL_TABLE)))
+    row("turn: split, retrieve a joker, 6 sets", median_microseconds(functools.partial(
+        referee_turn, TURN_BEFORE, TURN_AFTER, opened=True, preset=PRESSMAN)))
     searched = len(joker_mix_sets())
-    print(f"\nslowest sets among {searched} joker mixes (Twist box, best of 3, ms):")
+    print(f"\nslowest sets among {searched} joker mixes (Twist box, best of 3):")
     for milliseconds, meld in worst_joker_mix():
-        print(f"  {' '.join(map(str, meld)):36} {milliseconds:8.2f}")
+        print(f"  {' '.join(map(str, meld)):36} {milliseconds:8.2f} ms "
+              f"{milliseconds * 1e3 / unit:8.1f} × yardstick")
 
 
 if __name__ == "__main__":

@@ -88,10 +88,16 @@ def check(preset: str, as_json: bool, table: str) -> None:
 @click.option("--opened", is_flag=True,
               help="The player had already made the initial meld.")
 @PRESET_OPTION
+@click.option("--over-time", is_flag=True,
+              help="The player ran over the turn time (a draw, or a failed move).")
+@click.option("--tournament-rule", is_flag=True,
+              help="Sabra tournament rule: a joker taken from a group of three needs both "
+                   "missing tiles.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool, preset: str,
-         as_json: bool) -> None:
+         over_time: bool, tournament_rule: bool, as_json: bool) -> None:
     """Referee one turn: exit 0 legal, 1 not, 2 bad input. One of the fields may be '-' (stdin)."""
+    from companion.core.presets import with_tournament_rule
     from companion.core.referee import TurnInputError, referee_typed_turn
 
     fields = {"--before": before_text, "--after": after_text, "--rack": rack_text}
@@ -101,8 +107,9 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
     try:
         verdict = referee_typed_turn(
             read_argument(before_text), read_argument(after_text), opened=opened,
-            preset=get_preset(preset),
-            rack_text=None if rack_text is None else read_argument(rack_text))
+            preset=with_tournament_rule(get_preset(preset), tournament_rule),
+            rack_text=None if rack_text is None else read_argument(rack_text),
+            over_time=over_time)
     except (TurnInputError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
     report_verdict(verdict, as_json=as_json)

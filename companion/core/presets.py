@@ -6,10 +6,15 @@ A session stores the preset it was played under; every field can be overridden w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from companion.core.tiles import JOKER_RACK_PENALTY, JokerKind
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "For 2 to 4 players" (seed 000)
+SHORTEST_TURN_SECONDS, LONGEST_TURN_SECONDS = 10, 600
+"""The turn times a session may choose: the rule books say 1 minute (seed 000) or 2 (seed 004);
+10 s to 10 minutes covers every table's house rule."""
 
 
 class ExhaustedPoolRule(Enum):
@@ -77,6 +82,31 @@ DEFAULT_PRESET = PRESSMAN
 BONUS_JOKER_PRESETS: frozenset[str] = frozenset(
     p.key for p in PRESETS.values() if p.has_bonus_jokers)
 """The presets whose box holds bonus jokers: pages show the D, M and C tiles only for these."""
+
+
+MOST_JOKERS_IN_A_BOX = max(sum(p.jokers.values()) for p in PRESETS.values())
+"""The most jokers any edition holds (8, Twist): no rack can hold more, whatever the preset."""
+
+RULE_RANGES: dict[str, tuple[int, int]] = {
+    "initial_meld": (0, 200),
+    "turn_seconds": (SHORTEST_TURN_SECONDS, LONGEST_TURN_SECONDS),
+    "joker_penalty": (0, 200),
+    "failed_turn_draw": (0, 10),
+    "over_time_draw": (0, 10),
+}
+"""The numbers of a preset a session may override, with the range allowed for each."""
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "exhausted_pool": tuple(rule.value for rule in ExhaustedPoolRule)}
+"""The rules a session may override by picking one of a few values."""
+RULE_SWITCHES: tuple[str, ...] = ("sabra_joker_rules", "tournament_joker_rule")
+"""The rules a session may turn on or off."""
+OVERRIDABLE_RULES: tuple[str, ...] = (*RULE_RANGES, *RULE_CHOICES, *RULE_SWITCHES)
+"""Every rule a session may override: the one list forms, API and storage read."""
+
+
+def with_tournament_rule(preset: Preset, on: bool) -> Preset:
+    """The preset with seed 004's tournament joker rule turned on or off."""
+    return replace(preset, tournament_joker_rule=on)
 
 
 class UnknownPresetError(ValueError):

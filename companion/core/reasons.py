@@ -1,17 +1,26 @@
-"""Why a set or a turn is not legal: codes with parameters, and the one English renderer.
+"""Why a set or a turn is not legal: codes with parameters, never sentences.
 
-The rules code never writes a sentence: it returns a ``Reason`` (a stable code and its
-parameters: numbers, words, tiles). ``render`` turns it into English here, in one place, so a
-later translation replaces this module's table and touches no rule.
+The rules code returns a ``Reason`` (a stable code and its parameters: numbers, words, tiles);
+``companion.core.english`` turns it into English, in one place, so a later translation replaces
+that module and touches no rule. ``why_illegal`` finds the one reason a player accepts for a set
+with no legal reading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Union
 
-from companion.core.tiles import Tile, format_tiles
+from companion.core.readings import (
+    MAX_GROUP_SIZE,
+    MIN_MIRROR_SIDE,
+    side_readings,
+    tile_width,
+)
+from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER, Colour, JokerKind, Meld, Tile
 
 Param = Union[int, str, tuple[Tile, ...], tuple[tuple[Tile, ...], ...], tuple[str, ...], "Reason"]
 
@@ -24,6 +33,8 @@ class Reason:
     params: Mapping[str, Param] = field(default_factory=dict, hash=False)
 
     def __str__(self) -> str:
+        from companion.core.english import render  # the sentences import this module
+
         return render(self)
 
     def int(self, name: str) -> int:
@@ -69,305 +80,134 @@ def _json_value(value: Param) -> Any:
     return value
 
 
-def plural(word: str, count: int) -> str:
-    return word if count == 1 else word + "s"
-
-
-def a_number(number: int) -> str:
-    """ "a 7", "an 8", "an 11": numbers as a player says them."""
-    return f"{'an' if number in (8, 11, 18) else 'a'} {number}"
-
-
-def words_list(items: tuple[str, ...] | list[str]) -> str:
-    items = list(items)
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def tile_words(tiles: tuple[Tile, ...]) -> str:
-    return words_list([tile.words for tile in tiles])
-
-
-def is_are(count: int) -> str:
-    return "is" if count == 1 else "are"
-
-
-def quoted(meld: tuple[Tile, ...]) -> str:
-    """A set as it is written in a sentence: “R5 J R7”."""
-    return f"“{format_tiles(meld)}”"
-
-
-def quoted_sets(melds: tuple[tuple[Tile, ...], ...]) -> str:
-    return ", ".join(dict.fromkeys(quoted(meld) for meld in melds))
-
-
-_RENDERERS: dict[str, Callable[[Reason], str]] = {}
-
-
-def renders(code: str) -> Callable[[Callable[[Reason], str]], Callable[[Reason], str]]:
-    """Register the English sentence of a code (every sentence is written below)."""
-
-    def register(function: Callable[[Reason], str]) -> Callable[[Reason], str]:
-        _RENDERERS[code] = function
-        return function
-
-    return register
-
-
-def render(reason: Reason) -> str:
-    """The English sentence of a reason."""
-    return _RENDERERS[reason.code](reason)
-
-
-def known_codes() -> frozenset[str]:
-    return frozenset(_RENDERERS)
-
-
-
-
-# --- sets (companion.core.melds) -----------------------------------------------------------
-
-@renders("joker_not_in_edition")
-def _(r: Reason) -> str:
-    return (f"the {r.text('joker')} is not part of {r.text('preset')}: bonus jokers come only "
-            "with Twist")
-
-
-@renders("too_few_tiles")
-def _(r: Reason) -> str:
-    note = " (a double joker is still one tile)" if r.text("double_joker") == "yes" else ""
-    return f"a set needs at least {r.int('least')} tiles{note}"
-
-
-@renders("mirror_twice")
-def _(r: Reason) -> str:
-    return "a set can hold only one mirror joker"
-
-
-@renders("mirror_side_missing")
-def _(r: Reason) -> str:
-    return "a mirror joker needs tiles on both sides to reflect"
-
-
-@renders("mirror_sides_unequal")
-def _(r: Reason) -> str:
-    left = r.int("left")
-    return (f"the sides of the mirror joker must mirror each other: {left} "
-            f"{plural('tile', left)} on the left, {r.int('right')} on the right")
-
-
-@renders("mirror_side_too_short")
-def _(r: Reason) -> str:
-    least = {2: "two", 3: "three"}.get(r.int("least"), str(r.int("least")))
-    return f"each side of a mirror joker must be a run or group of at least {least} tiles"
-
-
-@renders("mirror_side_not_a_set")
-def _(r: Reason) -> str:
-    return f"the {r.text('side')} side of the mirror joker is neither a run nor a group"
-
-
-@renders("mirror_sides_differ")
-def _(r: Reason) -> str:
-    return (f"the sides of the mirror joker do not mirror each other: "
-            f"{format_tiles(r.tiles('left'))} against {format_tiles(r.tiles('right'))}")
-
-
-@renders("colour_change_in_group")
-def _(r: Reason) -> str:
-    return "a colour-change joker is used only in runs, not in groups"
-
-
-@renders("colour_change_not_consecutive")
-def _(r: Reason) -> str:
-    return ("the numbers are not consecutive in the order laid: with a colour-change joker the "
-            "order given is the rule")
-
-
-@renders("colour_change_mixed_segment")
-def _(r: Reason) -> str:
-    return (f"between colour changes a run keeps one colour: {tile_words(r.tiles('tiles'))} "
-            "are not one colour")
-
-
-@renders("colour_change_same_colour")
-def _(r: Reason) -> str:
-    return f"after a colour-change joker the colour must change: {r.text('colour')} on both sides"
-
-
-@renders("colour_change_out_of_range")
-def _(r: Reason) -> str:
-    return "the run goes past 13 or below 1 in the order laid"
-
-
-@renders("jokers_only")
-def _(r: Reason) -> str:
-    return "these jokers cannot make a set"
-
-
-@renders("neither_number_nor_colour")
-def _(r: Reason) -> str:
-    return "these tiles share neither a number (for a group) nor a colour (for a run)"
-
-
-@renders("neither_group_nor_run")
-def _(r: Reason) -> str:
-    return f"not a group ({r.reason('group')}) and not a run ({r.reason('run')})"
-
-
-@renders("group_wrong_number")
-def _(r: Reason) -> str:
-    strangers = r.tiles("tiles")
-    return (f"{tile_words(strangers)} {is_are(len(strangers))} not {a_number(r.int('number'))}: "
-            "a group is one number in different colours")
-
-
-@renders("group_repeats_colour")
-def _(r: Reason) -> str:
-    return f"a group can't hold two {r.text('colour')} {r.int('number')}s"
-
-
-@renders("group_too_big")
-def _(r: Reason) -> str:
-    doubles = " (a double joker counts as two)" if r.text("double_joker") == "yes" else ""
-    return (f"a group has at most {r.int('most')} tiles, one of each colour; this one would "
-            f"have {r.int('width')}{doubles}")
-
-
-@renders("run_wrong_colour")
-def _(r: Reason) -> str:
-    strangers = r.tiles("tiles")
-    return (f"{tile_words(strangers)} {is_are(len(strangers))} not {r.text('colour')}: a run "
-            "is one colour")
-
-
-@renders("run_repeats_number")
-def _(r: Reason) -> str:
-    return f"a run can't hold two {r.text('colour')} {r.int('number')}s"
-
-
-@renders("run_too_long")
-def _(r: Reason) -> str:
-    return f"a run can't be longer than {r.int('longest')} tiles (1 to 13)"
-
-
-@renders("run_wraps")
-def _(r: Reason) -> str:
-    return "13 cannot be followed by 1: 1 is always the lowest number"
-
-
-@renders("run_gap")
-def _(r: Reason) -> str:
-    missing = r.words("missing")
-    gap = f"{r.text('colour')} {words_list(missing)} {is_are(len(missing))} missing"
-    jokers, places = r.int("jokers"), r.int("places")
-    if places == 0:
-        return f"a run needs consecutive numbers: {gap}"
-    return (f"{gap} and {'only ' if jokers else ''}{jokers} {plural('joker', jokers)} can fill "
-            f"{places} {plural('place', places)}")
-
-
-@renders("double_joker_misfit")
-def _(r: Reason) -> str:
-    return ("the double joker can't fit: it stands for two numbers in a row, and the gaps here "
-            "are not filled exactly")
-
-
-# --- turns (companion.core.referee) --------------------------------------------------------
-
-@renders("tile_removed")
-def _(r: Reason) -> str:
-    removed = r.tiles("tiles")
-    names = ", ".join(f"{tile} ({tile.words})" for tile in removed)
-    was, now = ("was", "is") if len(removed) == 1 else ("were", "are")
-    return (f"{names} {was} on the table before the turn and {now} gone: no tile taken from the "
-            "table may go back to a rack")
-
-
-@renders("nothing_played")
-def _(r: Reason) -> str:
-    if r.text("table_changed") == "no":
-        return "no tile came from the rack and the table is unchanged: that turn is a draw"
-    return ("no tile came from the rack: a turn that rearranges the table must also lay at "
-            "least one tile from the rack")
-
-
-@renders("not_from_rack")
-def _(r: Reason) -> str:
-    return (f"{format_tiles(r.tiles('tiles'))} laid on the table but not on the rack "
-            f"({quoted(r.tiles('rack')) if r.tiles('rack') else 'empty'})")
-
-
-@renders("illegal_set")
-def _(r: Reason) -> str:
-    return f"set {r.int('set')} {quoted(r.tiles('tiles'))} is not legal: {r.text('why')}"
-
-
-@renders("table_before_illegal")
-def _(r: Reason) -> str:
-    return (f"set {r.int('set')} before the turn {quoted(r.tiles('tiles'))} was already not "
-            f"legal: {r.text('why')}")
-
-
-@renders("meld_too_low")
-def _(r: Reason) -> str:
-    return (f"the initial meld is worth {r.int('value')}; {r.text('preset')} asks for "
-            f"{r.int('needed')}")
-
-
-@renders("meld_touches_table")
-def _(r: Reason) -> str:
-    return (f"the initial meld uses or moves table tiles: {quoted_sets(r.melds('sets'))} did not "
-            "stay as they were")
-
-
-@renders("joker_before_meld")
-def _(r: Reason) -> str:
-    return f"a joker was retrieved from {quoted_sets(r.melds('sets'))} before the initial meld"
-
-
-def _freed(r: Reason) -> str:
-    return f"the {r.text('joker')} freed from {quoted(r.tiles('from'))}"
-
-
-@renders("joker_not_reused")
-def _(r: Reason) -> str:
-    if r.text("where") == "gone":
-        where = "it is no longer on the table"
+RULE_GROUP = "A group is 3 or 4 tiles of one number, every colour different."
+RULE_RUN = ("A run is 3 or more consecutive numbers of one colour; 1 is always the lowest, "
+            "so 13 cannot be followed by 1.")
+RULE_SIZE = "Every set on the table has at least 3 tiles."
+RULE_JOKER = "A joker stands for any one tile that makes the set legal."
+RULE_DOUBLE = ("A double joker stands for two tiles: two consecutive numbers in a run or two "
+               "colours in a group; never 0 or 14.")
+RULE_MIRROR = ("A mirror joker stands between two sides that mirror each other; it is worth 0 "
+               "(this app: each side a run or group fragment of at least two tiles).")
+RULE_COLOUR_CHANGE = ("A colour-change joker is used only in runs: the tiles before it are one "
+                      "colour, the tiles after it another, and the numbers stay consecutive.")
+
+
+def why_illegal(tiles: Meld) -> tuple[Reason, str]:
+    """The one reason a player accepts, for a set with no legal reading, and its rule."""
+    kinds = Counter(t.joker for t in tiles if t.is_joker)
+    if kinds[JokerKind.MIRROR] > 1:
+        return Reason("mirror_twice"), RULE_MIRROR
+    if kinds[JokerKind.MIRROR]:
+        return _why_not_mirrored(tiles), RULE_MIRROR
+    numbered = [t for t in tiles if not t.is_joker]
+    if kinds[JokerKind.COLOUR_CHANGE]:
+        return _why_not_colour_change_run(tiles, numbered), RULE_COLOUR_CHANGE
+    if not numbered:
+        return Reason("jokers_only"), RULE_JOKER
+    numbers = Counter(t.number for t in numbered)
+    colours = Counter(t.colour for t in numbered)
+    top_number, same_number = numbers.most_common(1)[0]
+    top_colour, same_colour = colours.most_common(1)[0]
+    assert top_number is not None and top_colour is not None
+    if len(numbers) == 1 or (same_number > same_colour):
+        return _why_not_group(tiles, numbered, top_number), RULE_GROUP
+    if len(colours) == 1 or same_colour > same_number:
+        return _why_not_run(tiles, numbered, top_colour), RULE_RUN
+    if same_number == 1:
+        return Reason("neither_number_nor_colour"), f"{RULE_GROUP} {RULE_RUN}"
+    both = Reason("neither_group_nor_run", {
+        "group": _why_not_group(tiles, numbered, top_number),
+        "run": _why_not_run(tiles, numbered, top_colour)})
+    return both, f"{RULE_GROUP} {RULE_RUN}"
+
+
+def _why_not_group(tiles: Meld, numbered: list[Tile], number: int) -> Reason:
+    strangers = tuple(t for t in numbered if t.number != number)
+    if strangers:
+        return Reason("group_wrong_number", {"tiles": strangers, "number": number})
+    doubled = [c for c, n in Counter(t.colour for t in numbered).items() if n > 1]
+    if doubled:
+        assert doubled[0] is not None
+        return Reason("group_repeats_colour", {"colour": doubled[0].word, "number": number})
+    width = sum(tile_width(t) for t in tiles)
+    doubles = any(t.joker is JokerKind.DOUBLE for t in tiles)
+    return Reason("group_too_big", {"most": MAX_GROUP_SIZE, "width": width,
+                                    "double_joker": "yes" if doubles else "no"})
+
+
+def _why_not_run(tiles: Meld, numbered: list[Tile], colour: Colour) -> Reason:
+    strangers = tuple(t for t in numbered if t.colour != colour)
+    if strangers:
+        return Reason("run_wrong_colour", {"tiles": strangers, "colour": colour.word})
+    doubled = sorted(n for n, k in Counter(t.number for t in numbered).items() if k > 1
+                     if n is not None)
+    if doubled:
+        return Reason("run_repeats_number", {"colour": colour.word, "number": doubled[0]})
+    numbers = sorted(t.number for t in numbered if t.number is not None)
+    joker_width = sum(tile_width(t) for t in tiles if t.is_joker)
+    width = len(numbers) + joker_width
+    if width > HIGHEST_NUMBER:
+        return Reason("run_too_long", {"longest": HIGHEST_NUMBER})
+    if HIGHEST_NUMBER in numbers and LOWEST_NUMBER in numbers and _fits_if_wrapping(
+            numbers, joker_width):
+        return Reason("run_wraps")
+    missing = tuple(str(n) for n in range(numbers[0], numbers[-1] + 1) if n not in numbers)
+    if len(missing) > joker_width:
+        jokers = sum(1 for t in tiles if t.is_joker)
+        return Reason("run_gap", {"colour": colour.word, "missing": missing, "jokers": jokers,
+                                  "places": joker_width})
+    return Reason("double_joker_misfit")
+
+
+def _fits_if_wrapping(numbers: list[int], joker_width: int) -> bool:
+    """Would the numbers make a run if 1 could follow 13? (Only then is that the reason.)"""
+    wrapped = sorted(n + HIGHEST_NUMBER if n <= HIGHEST_NUMBER // 2 else n for n in numbers)
+    missing = (wrapped[-1] - wrapped[0] + 1) - len(wrapped)
+    return missing <= joker_width
+
+
+def _why_not_colour_change_run(tiles: Meld, numbered: list[Tile]) -> Reason:
+    if len({t.number for t in numbered}) == 1 and len(numbered) > 1:
+        return Reason("colour_change_in_group")
+    for laid in (tiles, tiles[::-1]):
+        offsets, offset = [], 0
+        for tile in laid:
+            offsets.append(offset)
+            offset += tile_width(tile)
+        if len({t.number - o for t, o in zip(laid, offsets)  # type: ignore[operator]
+                if not t.is_joker}) <= 1:
+            break
     else:
-        where = (f"it is in {quoted(r.tiles('into'))}, which holds a set that was on the table "
-                 "before")
-    return f"{_freed(r)} must be played again this turn to make a new set; {where}"
+        return Reason("colour_change_not_consecutive")
+    segments: list[list[Tile]] = [[]]
+    for tile in tiles:
+        if tile.joker is JokerKind.COLOUR_CHANGE:
+            segments.append([])
+        elif not tile.is_joker:
+            segments[-1].append(tile)
+    for segment in segments:
+        if len({t.colour for t in segment}) > 1:
+            return Reason("colour_change_mixed_segment", {"tiles": tuple(segment)})
+    for before, after in pairwise(segments):
+        if before and after and before[-1].colour == after[0].colour:
+            assert before[-1].colour is not None
+            return Reason("colour_change_same_colour", {"colour": before[-1].colour.word})
+    return Reason("colour_change_out_of_range")
 
 
-@renders("joker_set_manipulated")
-def _(r: Reason) -> str:
-    return (f"{r.text('preset')}: {quoted(r.tiles('set'))} holds a joker: it may be added to, but "
-            "not split nor have a tile taken from it, until its joker is exchanged")
-
-
-@renders("joker_needs_two_rack_tiles")
-def _(r: Reason) -> str:
-    count = r.int("count")
-    return (f"{r.text('preset')}: {_freed(r)} must go into a new set with at least "
-            f"{r.int('needed')} more tiles from the rack; it sits with {count} "
-            f"{plural('tile', count)} from the rack")
-
-
-@renders("joker_not_exchanged")
-def _(r: Reason) -> str:
-    return (f"{r.text('preset')}: {_freed(r)} may only be taken in exchange for a tile it stood "
-            "for, from the rack; none was played")
-
-
-@renders("joker_needs_both_missing_tiles")
-def _(r: Reason) -> str:
-    return (f"tournament rule: {_freed(r)}, a group of three, must be replaced with both missing "
-            f"tiles ({words_list([str(t) for t in r.tiles('missing')])})")
-
-
-@renders("bonus_joker_replaced_joker")
-def _(r: Reason) -> str:
-    return (f"a {r.text('bonus')} took the place of {_freed(r)}: bonus jokers cannot replace a "
-            "regular joker or another bonus joker")
+def _why_not_mirrored(tiles: Meld) -> Reason:
+    mirror = next(i for i, t in enumerate(tiles) if t.joker is JokerKind.MIRROR)
+    left, right = tiles[:mirror], tiles[mirror + 1:]
+    if not left or not right:
+        return Reason("mirror_side_missing")
+    left_width = sum(tile_width(t) for t in left)
+    right_width = sum(tile_width(t) for t in right)
+    if left_width != right_width:
+        return Reason("mirror_sides_unequal", {"left": left_width, "right": right_width})
+    if left_width < MIN_MIRROR_SIDE:
+        return Reason("mirror_side_too_short", {"least": MIN_MIRROR_SIDE})
+    for name, side in (("left", left), ("right", right)):
+        if not any(True for _ in side_readings(side)):
+            return Reason("mirror_side_not_a_set", {"side": name})
+    return Reason("mirror_sides_differ", {"left": left, "right": right})

@@ -61,6 +61,13 @@ stable, other tools rely on them):
     Joker or any other type of Bonus Joker", seed 003): the freed joker's old set gained a bonus
     joker and none of the tiles the freed joker stood for.
 
+``over_time``
+    Only when the caller says the player ran over the turn time. With nothing laid and the
+    table unchanged the penalty is a draw of one ("Players who go over the time limit must draw
+    a tile from the pool, ending their turns", seed 000); with tiles moved or laid the move was
+    not completed in time: put everything back and draw three ("Players who cannot complete a
+    move within the 1 minute time limit must replace the tiles ... and draw three tiles").
+
 Not a violation but flagged (``notes``): ``table_before_illegal``, a set that was not legal
 before the turn (the turn is judged all the same; the referee does not blame this player).
 
@@ -77,8 +84,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from companion.core.jokers import (
     FreedJoker,
@@ -91,7 +97,7 @@ from companion.core.jokers import (
 )
 from companion.core.melds import MeldKind, MeldVerdict, check_meld, joker_options
 from companion.core.presets import Preset
-from companion.core.reasons import Param, Reason
+from companion.core.reasons import Param
 from companion.core.tiles import (
     ImpossibleTilesError,
     JokerKind,
@@ -100,41 +106,17 @@ from companion.core.tiles import (
     Table,
     Tile,
     check_inventory,
-    format_tiles,
     parse_rack,
     parse_table,
 )
-
-
-class ViolationCode(Enum):
-    """The stable codes, in the order violations are reported."""
-
-    TILE_REMOVED = "tile_removed"
-    NOTHING_PLAYED = "nothing_played"
-    NOT_FROM_RACK = "not_from_rack"
-    ILLEGAL_SET = "illegal_set"
-    MELD_TOO_LOW = "meld_too_low"
-    MELD_TOUCHES_TABLE = "meld_touches_table"
-    JOKER_BEFORE_MELD = "joker_before_meld"
-    JOKER_NOT_REUSED = "joker_not_reused"
-    JOKER_SET_MANIPULATED = "joker_set_manipulated"
-    JOKER_NEEDS_TWO_RACK_TILES = "joker_needs_two_rack_tiles"
-    JOKER_NOT_EXCHANGED = "joker_not_exchanged"
-    JOKER_NEEDS_BOTH_MISSING_TILES = "joker_needs_both_missing_tiles"
-    BONUS_JOKER_REPLACED_JOKER = "bonus_joker_replaced_joker"
-
-
-class NoteCode(Enum):
-    TABLE_BEFORE_ILLEGAL = "table_before_illegal"
-
-
-class Penalty(Enum):
-    """What the player draws after the turn."""
-
-    NONE = "none"
-    DRAW_ONE = "draw_one"
-    DRAW_THREE = "draw_three"
-
+from companion.core.turn_verdicts import (
+    NoteCode,
+    Penalty,
+    TurnVerdict,
+    Violation,
+    ViolationCode,
+    penalty_words,
+)
 
 _Parsed = TypeVar("_Parsed")
 
@@ -142,98 +124,8 @@ SABRA_RACK_TILES_WITH_A_FREED_JOKER = 2  # "immediately with 2 more tiles from y
 GROUP_OF_THREE = 3  # "a Joker taken from a group of three tiles" (seed 004, tournament rules)
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """A broken rule: its stable code and the parameters of its sentence."""
-
-    code: ViolationCode | NoteCode
-    params: dict[str, Param]
-
-    @property
-    def reason(self) -> Reason:
-        return Reason(self.code.value, self.params)
-
-    @property
-    def message(self) -> str:
-        return str(self.reason)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code.value, "message": self.message,
-                "params": self.reason.params_json()}
-
-
-@dataclass(frozen=True, slots=True)
-class TurnVerdict:
-    """The referee's answer for one turn.
-
-    ``played`` is after − before as a multiset of tiles (sorted: colours, numbers, jokers).
-    ``value``: before the initial meld, the value of the legal new sets made only of tiles
-    from the rack (what ``meld_too_low`` compares with the preset's minimum); after it, the
-    value of the legal sets after the turn that hold a tile from the rack (0 on a draw).
-    ``set_verdicts`` are the set validator's verdicts on the table after the turn.
-    """
-
-    legal: bool
-    violations: tuple[Violation, ...]
-    played: Meld
-    removed: Meld
-    value: int
-    opened: bool
-    preset: Preset
-    set_verdicts: tuple[MeldVerdict, ...]
-    penalty: Penalty = Penalty.NONE
-    notes: tuple[Violation, ...] = ()
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(violation.code.value for violation in self.violations)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "penalty": self.penalty.value,
-            "violations": [violation.to_json() for violation in self.violations],
-            "notes": [note.to_json() for note in self.notes],
-            "played": [str(tile) for tile in self.played],
-            "removed": [str(tile) for tile in self.removed],
-            "value": self.value,
-            "opened": self.opened,
-            "preset": self.preset.key,
-            "sets": [verdict.to_json() for verdict in self.set_verdicts],
-        }
-
-    @property
-    def penalty_words(self) -> str:
-        return penalty_words(self.penalty, self.preset)
-
-    def describe(self) -> str:
-        """A plain-text report for the command line."""
-        if self.legal:
-            lines = ["Legal turn."]
-        elif self.penalty is Penalty.DRAW_ONE:
-            lines = ["No play: a draw."]
-        else:
-            lines = ["Illegal turn."]
-        lines.extend(f"Note: {note.message}" for note in self.notes)
-        lines.append(f"Played: {format_tiles(self.played) or 'nothing'}")
-        label = "Meld value" if not self.opened else "Value of the sets played into"
-        lines.append(f"{label}: {self.value}")
-        lines.extend(f"- [{v.code.value}] {v.message}" for v in self.violations)
-        lines.append(f"Penalty: {self.penalty_words}")
-        return "\n".join(lines)
-
-
-def penalty_words(penalty: Penalty, preset: Preset) -> str:
-    if penalty is Penalty.NONE:
-        return "none."
-    if penalty is Penalty.DRAW_ONE:
-        return f"draw {preset.over_time_draw} tile from the pool; the turn is over."
-    return (f"put the table back as it was, take back your tiles and draw "
-            f"{preset.failed_turn_draw} tiles.")
-
-
 def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
-                 rack: Meld | None = None) -> TurnVerdict:
+                 rack: Meld | None = None, over_time: bool = False) -> TurnVerdict:
     """Judge one turn; see the module docstring for every rule and how it is read.
 
     Raises ``ImpossibleTilesError`` (bad input, not a verdict) when the table before, the table
@@ -241,7 +133,8 @@ def referee_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
     """
     for tiles in _tiles_a_box_must_hold(before, after, rack).values():
         check_inventory(tiles, preset.jokers)
-    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack,
+                       over_time=over_time)
 
 
 def _tiles_a_box_must_hold(before: Table, after: Table,
@@ -274,6 +167,7 @@ class _Turn:
     new_after: frozenset[int]
     freed: tuple[FreedJoker, ...]
     meld_value: int
+    over_time: bool = False
 
     @property
     def table_unchanged(self) -> bool:
@@ -282,7 +176,7 @@ class _Turn:
 
 
 def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
-                rack: Meld | None) -> TurnVerdict:
+                rack: Meld | None, over_time: bool = False) -> TurnVerdict:
     """``referee_turn`` once the tiles are known to fit in a box."""
     before_tiles = [tile for meld in before for tile in meld]
     after_tiles = [tile for meld in after for tile in meld]
@@ -301,7 +195,8 @@ def _judge_turn(before: Table, after: Table, *, opened: bool, preset: Preset,
         freed=tuple(follow_jokers(before, after, preset=preset, played=played_counts,
                                   new=new_after)),
         meld_value=_turn_value(after, after_verdicts, changed_after, played_counts,
-                               opened=opened))
+                               opened=opened),
+        over_time=over_time)
     violations = tuple(violation for checker in CHECKERS for violation in checker(turn))
     notes = tuple(
         Violation(NoteCode.TABLE_BEFORE_ILLEGAL,
@@ -510,11 +405,19 @@ def _bonus_joker_replaced_joker(turn: _Turn) -> list[Violation]:
     return violations
 
 
+def _over_time(turn: _Turn) -> list[Violation]:
+    if not turn.over_time:
+        return []
+    return [Violation(ViolationCode.OVER_TIME, {
+        "seconds": turn.preset.turn_seconds,
+        "table_changed": "no" if turn.table_unchanged and not turn.played else "yes"})]
+
+
 CHECKERS: tuple[Callable[[_Turn], list[Violation]], ...] = (
     _tile_removed, _nothing_played, _not_from_rack, _illegal_sets, _meld_too_low,
     _meld_touches_table, _joker_before_meld, _joker_not_reused, _joker_set_manipulated,
     _joker_needs_two_rack_tiles, _joker_not_exchanged, _joker_needs_both_missing_tiles,
-    _bonus_joker_replaced_joker)
+    _bonus_joker_replaced_joker, _over_time)
 """One checker per ``ViolationCode``, in the same order."""
 
 
@@ -535,7 +438,7 @@ TURN_FIELD_WORDS = {"before": "table before the turn", "after": "table after the
 
 
 def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, preset: Preset,
-                       rack_text: str | None = None) -> TurnVerdict:
+                       rack_text: str | None = None, over_time: bool = False) -> TurnVerdict:
     """Parse the typed notation of a turn and judge it: the one entry for CLI, API and page.
 
     An empty ``before_text`` is an empty table (the first meld of the game); ``rack_text``
@@ -553,7 +456,8 @@ def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, prese
             if field == "rack":
                 message = "together with the table before the turn, " + message
             raise TurnInputError(field, message, error.where) from error
-    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack)
+    return _judge_turn(before, after, opened=opened, preset=preset, rack=rack,
+                       over_time=over_time)
 
 
 def _parse_field(field: str, text: str, parse: Callable[[str], _Parsed]) -> _Parsed:
@@ -601,5 +505,5 @@ def _initial_meld_value(after: Table, after_verdicts: Sequence[MeldVerdict],
     return value
 
 
-__all__ = ["Penalty", "TurnInputError", "TurnVerdict", "Violation", "ViolationCode",
-           "joker_options", "referee_turn", "referee_typed_turn"]
+__all__ = ["NoteCode", "Penalty", "TurnInputError", "TurnVerdict", "Violation", "ViolationCode",
+           "joker_options", "penalty_words", "referee_turn", "referee_typed_turn"]

@@ -30,22 +30,34 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from companion.core.presets import ExhaustedPoolRule, Preset
+from companion.core.presets import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OVERRIDABLE_RULES,
+    RULE_CHOICES,
+    RULE_RANGES,
+    RULE_SWITCHES,
+    ExhaustedPoolRule,
+    Preset,
+)
+from companion.core.racks import BOX_POINTS, Rack, box_value, rack_value
+from companion.core.standings import (
+    RoundSheet,
+    ScoreSheet,
+    Standing,
+    ZeroSumCheck,
+    build_sheet,
+    round_of,
+    signed,
+    standings,
+)
 from companion.core.tiles import (
-    COPIES_OF_EACH_TILE,
     ImpossibleTilesError,
-    Meld,
-    Tile,
-    all_numbered_tiles,
     check_inventory,
-    format_tiles,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4  # "For 2 to 4 players" (seed 000)
 MAX_NAME_LENGTH = 30
 MAX_ROUNDS = 50
-# Every numbered tile in the box, added up: the most any collection of racks can hold in points.
-BOX_POINTS = COPIES_OF_EACH_TILE * sum(t.number or 0 for t in all_numbered_tiles())
 
 
 class Ending(Enum):
@@ -54,6 +66,22 @@ class Ending(Enum):
     WENT_OUT = "out"
     POOL_EXHAUSTED = "exhausted"
     PAPER = "paper"
+
+    @property
+    def words(self) -> str:
+        """As the sheet says it after the winner: "Ann won (went out)"."""
+        return ENDING_WORDS[self]
+
+    @property
+    def title(self) -> str:
+        """As a form offers it: "Someone went out"."""
+        return ENDING_TITLES[self]
+
+
+ENDING_WORDS = {Ending.WENT_OUT: "went out", Ending.POOL_EXHAUSTED: "the pool ran out",
+                Ending.PAPER: "copied from paper"}
+ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
+                 Ending.PAPER: "Copy from paper"}
 
 
 class ScoringError(ValueError):
@@ -96,78 +124,8 @@ class UnbalancedScoresError(ScoringError):
         super().__init__(message, field="scores")
 
 
-def signed(number: int) -> str:
-    """A score as written on the sheet: +18, −5, 0 (with a real minus sign)."""
-    return f"+{number}" if number > 0 else ("0" if number == 0 else f"−{-number}")
-
-
 def names_in_words(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-# Racks -------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Rack:
-    """What a player held when the game ended: the tiles, or only their points and jokers.
-
-    ``points`` and ``jokers`` are used only when ``tiles`` is None (a rack given as a total).
-    """
-
-    tiles: Meld | None = None
-    points: int = 0
-    jokers: int = 0
-
-    @classmethod
-    def of_tiles(cls, tiles: Iterable[Tile]) -> Rack:
-        return cls(tiles=tuple(tiles))
-
-    @classmethod
-    def of_total(cls, points: int, jokers: int = 0) -> Rack:
-        return cls(tiles=None, points=points, jokers=jokers)
-
-    @property
-    def is_empty(self) -> bool:
-        if self.tiles is not None:
-            return not self.tiles
-        return self.points == 0 and self.jokers == 0
-
-    @property
-    def tile_count(self) -> int | None:
-        return None if self.tiles is None else len(self.tiles)
-
-    @property
-    def joker_count(self) -> int:
-        if self.tiles is None:
-            return self.jokers
-        return sum(1 for tile in self.tiles if tile.is_joker)
-
-    @property
-    def numbered_points(self) -> int:
-        if self.tiles is None:
-            return self.points
-        return sum(tile.number or 0 for tile in self.tiles)
-
-    def value(self, *, joker_penalty: int) -> int:
-        """Face value of the numbered tiles, plus the penalty for each joker (any kind)."""
-        return self.numbered_points + self.joker_count * joker_penalty
-
-    def describe(self) -> str:
-        if self.tiles is not None:
-            return format_tiles(self.tiles) or "nothing"
-        if self.jokers:
-            return f"{self.points} points and {self.jokers} joker{'s' * (self.jokers != 1)}"
-        return f"{self.points} points"
-
-
-def rack_value(tiles: Meld, *, joker_penalty: int) -> int:
-    """Face value; any joker on a rack costs the penalty, the mirror joker too (seed 003)."""
-    return Rack.of_tiles(tiles).value(joker_penalty=joker_penalty)
-
-
-def box_value(preset: Preset) -> int:
-    """What every tile in the box would cost on racks: the most all racks together can hold."""
-    return BOX_POINTS + sum(preset.jokers.values()) * preset.joker_penalty
 
 
 def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
@@ -414,125 +372,6 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
                       tuple(None for _ in players))
 
 
-# Zero sum, the sheet and the standings -----------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class ZeroSumCheck:
-    """The winner's plus against the others' minus (seed 000: "an aid to checking")."""
-
-    plus: int
-    minus: int
-
-    @classmethod
-    def of(cls, scores: Iterable[int]) -> ZeroSumCheck:
-        values = tuple(scores)
-        return cls(plus=sum(s for s in values if s > 0), minus=sum(s for s in values if s < 0))
-
-    @property
-    def difference(self) -> int:
-        return self.plus + self.minus
-
-    @property
-    def balanced(self) -> bool:
-        return self.difference == 0
-
-    def describe(self) -> str:
-        mark = "✓" if self.balanced else f"✗ off by {signed(self.difference)}"
-        return f"{signed(self.plus)} / {signed(self.minus)} {mark}"
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    name: str
-    games_won: int
-    score: int
-    place: int
-
-
-def standings(players: Sequence[str], results: Iterable[GameResult]) -> tuple[Standing, ...]:
-    """Most games won first, then the highest total; equal on both share the place (1, 1, 3)."""
-    won = dict.fromkeys(players, 0)
-    totals = dict.fromkeys(players, 0)
-    for result in results:
-        won[result.winner] += 1
-        for name, score in zip(result.players, result.scores, strict=True):
-            totals[name] += score
-
-    def rank(name: str) -> tuple[int, int]:
-        return (-won[name], -totals[name])
-
-    order = sorted(players, key=lambda name: (rank(name), players.index(name)))
-    return tuple(Standing(name, won[name], totals[name],
-                          1 + sum(1 for other in players if rank(other) < rank(name)))
-                 for name in order)
-
-
-def round_of(game_number: int, player_count: int) -> int:
-    """Games run 1.. across the session; a round has one game per player (seed 000)."""
-    return (game_number - 1) // player_count + 1
-
-
-@dataclass(frozen=True, slots=True)
-class RoundSheet:
-    number: int
-    games: tuple[tuple[int, GameResult], ...]
-    subtotals: tuple[int, ...]
-    check: ZeroSumCheck
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreSheet:
-    """Games grouped by round, with subtotals, totals, games won, standings and checks."""
-
-    players: tuple[str, ...]
-    rounds_planned: int
-    rounds: tuple[RoundSheet, ...]
-    totals: tuple[int, ...]
-    games_won: tuple[int, ...]
-    check: ZeroSumCheck
-    standings: tuple[Standing, ...]
-    games_played: int
-
-    @property
-    def games_planned(self) -> int:
-        return self.rounds_planned * len(self.players)
-
-    @property
-    def complete(self) -> bool:
-        return self.games_played >= self.games_planned
-
-    @property
-    def balanced(self) -> bool:
-        return self.check.balanced and all(
-            r.check.balanced and all(g.check.balanced for _, g in r.games) for r in self.rounds)
-
-    @property
-    def next_game(self) -> tuple[int, int] | None:
-        """(game number, round) of the next game, or None when the session is complete."""
-        if self.complete:
-            return None
-        number = self.games_played + 1
-        return number, round_of(number, len(self.players))
-
-
-def build_sheet(players: Sequence[str], rounds: int,
-                results: Sequence[GameResult]) -> ScoreSheet:
-    players = tuple(players)
-    grouped: dict[int, list[tuple[int, GameResult]]] = {}
-    for number, result in enumerate(results, start=1):
-        grouped.setdefault(round_of(number, len(players)), []).append((number, result))
-    round_sheets = []
-    for round_number, games in sorted(grouped.items()):
-        subtotals = tuple(sum(result.scores[i] for _, result in games)
-                          for i in range(len(players)))
-        round_sheets.append(RoundSheet(round_number, tuple(games), subtotals,
-                                       ZeroSumCheck.of(subtotals)))
-    totals = tuple(sum(result.scores[i] for result in results) for i in range(len(players)))
-    won = tuple(sum(1 for result in results if result.winner == name) for name in players)
-    return ScoreSheet(players, rounds, tuple(round_sheets), totals, won, ZeroSumCheck.of(totals),
-                      standings(players, results), len(results))
-
-
 # A session's players, rounds and rules -----------------------------------------------------
 
 def check_players(names: Iterable[str]) -> tuple[str, ...]:
@@ -566,31 +405,21 @@ def check_rounds(rounds: int) -> int:
     return rounds
 
 
-# What a session may override, with the allowed range of each number.
-RULE_RANGES: dict[str, tuple[int, int]] = {
-    "initial_meld": (0, 200),
-    "turn_seconds": (10, 600),
-    "joker_penalty": (0, 200),
-    "failed_turn_draw": (0, 10),
-    "over_time_draw": (0, 10),
-}
-
-
 def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Preset:
     """The preset with the session's own choices; an unknown or out-of-range choice is refused."""
     changes: dict[str, object] = {}
     for key, value in overrides.items():
         if value is None:
             continue
-        if key == "exhausted_pool":
+        if key in RULE_CHOICES:
             rules = {rule.value: rule for rule in ExhaustedPoolRule}
             if not isinstance(value, str) or value not in rules:
                 raise ScoringError(f"exhausted_pool must be one of {', '.join(rules)}",
                                    field=key)
             changes[key] = rules[value]
-        elif key == "sabra_joker_rules":
+        elif key in RULE_SWITCHES:
             if not isinstance(value, bool):
-                raise ScoringError("sabra_joker_rules must be true or false", field=key)
+                raise ScoringError(f"{key} must be true or false", field=key)
             changes[key] = value
         elif key in RULE_RANGES:
             low, high = RULE_RANGES[key]
@@ -599,7 +428,7 @@ def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Pre
                                    field=key)
             changes[key] = value
         else:
-            allowed = ", ".join([*RULE_RANGES, "exhausted_pool", "sabra_joker_rules"])
+            allowed = ", ".join(OVERRIDABLE_RULES)
             raise ScoringError(f"`{key}` is not a rule a session can change ({allowed})",
                                field=key)
     return replace(preset, **changes)  # type: ignore[arg-type]
@@ -608,8 +437,17 @@ def apply_rule_overrides(preset: Preset, overrides: Mapping[str, object]) -> Pre
 def rule_overrides(preset: Preset, base: Preset) -> dict[str, object]:
     """The choices where ``preset`` differs from ``base``, as plain JSON values."""
     differences: dict[str, object] = {}
-    for key in (*RULE_RANGES, "exhausted_pool", "sabra_joker_rules"):
+    for key in OVERRIDABLE_RULES:
         mine, theirs = getattr(preset, key), getattr(base, key)
         if mine != theirs:
             differences[key] = mine.value if isinstance(mine, Enum) else mine
     return differences
+
+
+__all__ = ["BOX_POINTS", "ENDING_TITLES", "ENDING_WORDS", "MAX_NAME_LENGTH", "MAX_PLAYERS",
+           "MAX_ROUNDS", "MIN_PLAYERS", "RULE_RANGES", "Ending", "GameResult", "Rack",
+           "RoundSheet", "ScoreSheet", "ScoringError", "Standing", "TiedLowestRackError",
+           "UnbalancedScoresError", "ZeroSumCheck", "apply_rule_overrides", "box_value",
+           "build_sheet", "check_paper_scores", "check_players", "check_racks", "check_rounds",
+           "names_in_words", "rack_value", "round_of", "rule_overrides", "score_exhausted",
+           "score_went_out", "signed", "standings"]

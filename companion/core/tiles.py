@@ -176,10 +176,11 @@ class Tile:
     def is_joker(self) -> bool:
         return self.joker is not None
 
-    @property
-    def rack_value(self) -> int:
-        """What the tile costs when it is left on a rack: face value, any joker 30."""
-        return JOKER_RACK_PENALTY if self.number is None else self.number
+    def rack_value(self, *, joker_penalty: int = JOKER_RACK_PENALTY) -> int:
+        """What the tile costs when it is left on a rack: face value, any joker the session's
+        joker penalty (30 unless the session changed it: "the penalty for having a joker on a
+        rack is 30 points", seed 000)."""
+        return joker_penalty if self.number is None else self.number
 
     @property
     def words(self) -> str:
@@ -204,6 +205,7 @@ class Tile:
 
 _RUN_TOGETHER = re.compile(r"^(?:[KRBOY](?:1[0-3]|[1-9])|[JDMC]){2,}$")
 _ZERO_FOR_O = re.compile(r"^0(1[0-3]|[1-9])$")
+_NUMBER_FIRST = re.compile(r"^(1[0-3]|[1-9])([KRBOY])$")
 
 
 def _did_you_mean(text: str) -> str | None:
@@ -214,6 +216,10 @@ def _did_you_mean(text: str) -> str | None:
     zero = _ZERO_FOR_O.match(text)
     if zero:
         return f"did you mean O{zero.group(1)}? Orange is the letter O, not the digit 0"
+    number_first = _NUMBER_FIRST.match(text)
+    if number_first:
+        number, letter = number_first.groups()
+        return f"did you mean {COLOUR_LETTERS[letter].value}{number}? The colour comes first"
     return None
 
 
@@ -229,31 +235,73 @@ def refuse_long_text(text: str) -> None:
                             f"{LONGEST_NOTATION:,} are read)")
 
 
-def parse_tiles(text: str, *, set_number: int | None = None) -> Meld:
+class TileSet(tuple[Tile, ...]):
+    """One set (or a rack) as a value: a tuple of tiles that parses and prints back.
+
+    >>> TileSet.parse("r5 r6 j")
+    TileSet.parse('R5 R6 J')
+    >>> str(TileSet.parse("K7, B7, O7"))
+    'K7 B7 O7'
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> TileSet:
+        return parse_tiles(text)
+
+    def __str__(self) -> str:
+        return format_tiles(self)
+
+    def __repr__(self) -> str:
+        return f"TileSet.parse('{self}')"
+
+
+class Tabletop(tuple[TileSet, ...]):
+    """The sets on the table as a value: parses and prints back.
+
+    >>> Tabletop.parse("R5 R6 J | K7 B7 O7")
+    Tabletop.parse('R5 R6 J | K7 B7 O7')
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Tabletop:
+        return parse_table(text)
+
+    def __str__(self) -> str:
+        return format_table(self)
+
+    def __repr__(self) -> str:
+        return f"Tabletop.parse('{self}')"
+
+
+def parse_tiles(text: str, *, set_number: int | None = None) -> TileSet:
     """Read a run of tiles separated by spaces or commas (one set)."""
     refuse_long_text(text)
     tokens = [t for t in _TILE_SEPARATORS.split(text.strip()) if t]
-    return tuple(Tile.parse(token, set_number=set_number, tile_number=i)
+    return TileSet(Tile.parse(token, set_number=set_number, tile_number=i)
                  for i, token in enumerate(tokens, start=1))
 
 
-def parse_rack(text: str) -> Meld:
+def parse_rack(text: str) -> TileSet:
     """Read a rack: tiles in any order; set separators are tolerated and ignored. A rack has no
     sets, so a bad tile is located as "rack, tile 2" counting every tile of the rack."""
     refuse_long_text(text)
     tokens = [t for t in _TILE_SEPARATORS.split(_SET_SEPARATORS.sub(" ", text).strip()) if t]
-    return tuple(Tile.parse(token, tile_number=i, place="rack")
+    return TileSet(Tile.parse(token, tile_number=i, place="rack")
                  for i, token in enumerate(tokens, start=1))
 
 
-def parse_table(text: str) -> Table:
+def parse_table(text: str) -> Tabletop:
     """Read sets separated by ``|``, ``;`` or new lines. Blank sets are skipped.
 
     Set numbers in error messages count the non-blank sets, as a player counts them.
     """
     refuse_long_text(text)
     chunks = [chunk for chunk in _SET_SEPARATORS.split(text) if chunk.strip()]
-    return tuple(parse_tiles(chunk, set_number=i) for i, chunk in enumerate(chunks, start=1))
+    return Tabletop(parse_tiles(chunk, set_number=i) for i, chunk in enumerate(chunks, start=1))
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

@@ -278,8 +278,53 @@ INITIAL_MELD = [
     Turn(DRAW, "R1 R2 R3", "R1 R2 R3", None, ("nothing_played",), opened=False),
 ]
 
+MIRROR_SIDES = ("Any number added to one side must also be added to the other side, and any "
+                "number removed from one side must also be removed from the other side.")
+COLOUR_CHANGE = ("The Color Change Joker can be used at the end of a set, but additional tiles "
+                 "played after this Joker must be of a different color.")
+REPLACE_003 = ("Replace the Regular Joker in any set with a tile showing the same number and "
+               "color of the tile the joker represents.")
 
-ALL = ISSUE_8 + PRESSMAN_AND_WIKI + SABRA + TWIST + INITIAL_MELD
+MORE = [
+    Turn("must also use at least one tile from his/her rack on that turn (moving a table tile "
+         "alone is no play)", "O6 O7 O8 O9 | R9 B9 K9", "O6 O7 O8 | R9 B9 K9 O9", None,
+         ("nothing_played",)),
+    Turn(REPLACE_003, "K5 R5 B5 J", "K5 R5 B5 O5 | J R9 R10", "O5 R9 R10", ()),
+    Turn(SABRA_EXCHANGE + " " + SABRA_TWO, "K5 R5 B5 J", "K5 R5 B5 O5 | J R9 R10",
+         "O5 R9 R10", (), "sabra"),
+    Turn(NEW_SET_000 + " (a new set of table tiles)", "R4 J R6 R7 R8", "R4 R5 R6 | R7 R8 J",
+         "R5", ()),
+    Turn(SABRA_TWO, "R4 J R6 R7 R8", "R4 R5 R6 | R7 R8 J", "R5",
+         ("joker_needs_two_rack_tiles",), "sabra"),
+    Turn(SABRA_LOCKED, "R4 J R6 R7 R8", "R4 R5 R6 | R7 R8 R9 | J O1 O2", "R5 R9 O1 O2", (),
+         "sabra"),
+    Turn(SABRA_LOCKED, "R3 R4 J R6 R7", "R3 R4 R5 R6 | J R7 R8 R9", "R5 R8 R9", (), "sabra"),
+    Turn("Groups are limited to four because colors may not repeat within a group.",
+         "K5 R5 B5 J", "K5 R5 B5 O5 J", "O5", ("illegal_set",)),
+    Turn("A Double Joker can be replaced with both tiles that it represents", "R2 D R5",
+         "R2 R3 R4 R5 | D O9 O10", "R3 R4 O9 O10", (), "twist"),
+    Turn(MIRROR_SIDES, "R3 R4 M R4 R3", "R2 R3 R4 M R4 R3 R2", "R2 R2", (), "twist"),
+    Turn(MIRROR_SIDES, "R3 R4 M R4 R3", "R2 R3 R4 M R4 R3", "R2", ("illegal_set",), "twist"),
+    Turn(COLOUR_CHANGE, "R5 R6 C B8 B9", "R5 R6 C B8 B9 B10", "B10", (), "twist"),
+    Turn(COLOUR_CHANGE, "R5 R6 C B8 B9", "R4 R5 R6 C B8 B9", "R4", (), "twist"),
+    Turn(COLOUR_CHANGE, "R5 R6 C B8 B9", "R5 R6 C B8 B9 R10", "R10", ("illegal_set",),
+         "twist"),
+    Turn(NEW_SET_000, "R5 J R7 | K9 K10 K11", "R5 R7 | K9 K10 K11 J", None,
+         ("nothing_played", "illegal_set", "joker_not_reused")),
+    Turn("the joker can be replaced by a tile of either of the missing colors",
+         "R5 J R7 | K9 B9 J", "R5 J R7 | K9 B9 O9 | J O10 O11", "O9 O10 O11", ()),
+    Turn(SABRA_TWO, "R5 J R7 | K9 B9 J", "R5 J R7 | K9 B9 O9 | J O10 O11", "O9 O10 O11", (),
+         "sabra"),
+    Turn(JOKER_VALUE, "", "J J K7", None, ("meld_too_low",), opened=False),
+    Turn(NEW_SET_000 + " (the rack is not given: a second joker came from it)", "R5 J R7",
+         "R5 R6 R7 J | J K1 K2", None, ()),
+    Turn(NEW_SET_000 + " (the rack is not given)", "R5 J R7", "R5 R6 R7 | J K1 K2", None, ()),
+    Turn("A Joker may be substituted for any tile when you make a meld.", "B1 B2 B3",
+         "B1 B2 B3 | J J K7", "J J K7", (), "sabra"),
+]
+
+
+ALL = ISSUE_8 + PRESSMAN_AND_WIKI + SABRA + TWIST + INITIAL_MELD + MORE
 
 
 @pytest.mark.parametrize("turn", ALL, ids=[
@@ -324,3 +369,20 @@ def test_every_violation_carries_a_code_and_parameters_rendered_in_english() -> 
     assert data["params"]["from"] == ["R5", "J", "R7"]
     assert data["params"]["into"] == ["R5", "R6", "R7", "J", "R9"]
     assert data["message"] == violation.message and "new set" in violation.message
+
+
+def test_over_time_is_a_draw_of_one_or_a_failed_move_of_three() -> None:
+    # Seed 000: "Players who go over the time limit must draw a tile from the pool, ending
+    # their turns." "Players who cannot complete a move within the 1 minute time limit must
+    # replace the tiles that were on the table to their previous positions, take back the
+    # tiles they played, and draw three tiles from the pool as a penalty."
+    def late(before: str, after: str, rack: str | None) -> TurnVerdict:
+        return referee_turn(parse_table(before), parse_table(after), opened=True,
+                            preset=get_preset("sabra"),
+                            rack=None if rack is None else parse_rack(rack), over_time=True)
+
+    idle = late("R5 R6 R7", "R5 R6 R7", None)
+    assert idle.codes == ("nothing_played", "over_time") and idle.penalty is Penalty.DRAW_ONE
+    assert "120 s" in idle.violations[-1].message
+    busy = late("R5 R6 R7", "R5 R6 R7 R8", "R8")
+    assert busy.codes == ("over_time",) and busy.penalty is Penalty.DRAW_THREE

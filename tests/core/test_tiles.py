@@ -99,7 +99,9 @@ def test_bonus_jokers_are_refused_outside_twist() -> None:
 
 
 def test_a_joker_on_the_rack_costs_thirty_and_a_tile_its_face_value() -> None:
-    assert [t.rack_value for t in parse_tiles("J M R9 K1")] == [30, 30, 9, 1]
+    assert [t.rack_value() for t in parse_tiles("J M R9 K1")] == [30, 30, 9, 1]
+    # Issue 8: a session's own joker penalty is the one a joker costs.
+    assert [t.rack_value(joker_penalty=25) for t in parse_tiles("J R9")] == [25, 9]
 
 
 tile_strategy = st.one_of(

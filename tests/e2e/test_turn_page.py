@@ -32,7 +32,7 @@ def test_the_last_checked_table_becomes_the_table_before_and_a_bad_turn_is_caugh
     expect(page.locator(".summary")).to_contain_text("Not a legal turn")
     expect(page.locator(".violation")).to_have_count(1)
     expect(page.locator(".violation[data-code=joker_not_reused]")).to_be_visible()
-    expect(page.locator(".penalty")).to_contain_text("draws 3")
+    expect(page.locator(".penalty")).to_contain_text("draw 3 tiles")
     assert page.input_value("#after") == "B3 B4 B5\nK9 R9 O9 J"  # what was typed survives
 
     page.fill("#after", "B3 B4 B5\nK9 R9 O9\nJ O10 O11")

@@ -95,3 +95,44 @@ def test_with_csrf_on_a_form_without_its_token_is_refused(tmp_path) -> None:
     response = app.test_client().post("/check", data={"table": "R5 R6 R7"})
     assert response.status_code in (400, 422)
     assert "Every set is legal" not in response.get_data(as_text=True)
+
+
+def test_the_empty_check_page_shows_no_error_before_anything_is_typed(
+        client: FlaskClient) -> None:
+    response = client.get("/check")
+    assert response.status_code == 200
+    assert "field-error" not in response.get_data(as_text=True)
+
+
+def test_reasons_keep_their_capitals_and_counts_read_as_a_player_says_them(
+        client: FlaskClient) -> None:
+    page = client.get("/check", query_string={"table": "R5 R6 B7"}).get_data(as_text=True)
+    assert "1 of 1 set not legal" in page and "no initial meld" in page
+    assert "Blue 7 is not red" in page
+    page = client.get("/check", query_string={"table": "K9 R9 J"}).get_data(as_text=True)
+    assert "B9 or O9" in page  # not "b9 or o9": no lowering of the notation
+
+
+def test_a_set_with_two_readings_shows_both_on_the_page(client: FlaskClient) -> None:
+    page = client.get("/check", query_string={"table": "J K5 J"}).get_data(as_text=True)
+    assert "legal run or group" in page
+    assert "As a run (J K5 J), worth 15" in page and "As a group (J K5 J), worth 15" in page
+
+
+def test_bonus_jokers_show_for_the_presets_the_core_lists(client: FlaskClient) -> None:
+    page = client.get("/check").get_data(as_text=True)
+    assert 'data-bonus-presets="twist"' in page
+    twist = client.get("/check", query_string={"table": "R5 R6 D", "preset": "twist"})
+    assert "D double, M mirror, C colour-change" in twist.get_data(as_text=True)
+
+
+def test_the_api_refuses_a_number_of_thousands_of_digits_as_notation(client: FlaskClient) -> None:
+    response = client.post("/api/v1/check", json={"table": "R5 R6 R" + "9" * 4301})
+    assert response.status_code == 400
+    answer = response.get_json()
+    assert "numbers run 1–13" in answer["error"] and answer["where"]["tile"] == 3
+
+
+def test_the_api_refuses_text_longer_than_any_table(client: FlaskClient) -> None:
+    response = client.post("/api/v1/check", json={"table": "R5 R6 R7 | " * 2000})
+    assert response.status_code == 400 and "characters long" in response.get_json()["error"]

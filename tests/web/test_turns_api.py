@@ -55,3 +55,37 @@ def test_a_body_that_is_not_a_json_object_is_refused(client: FlaskClient) -> Non
     response = client.post("/api/v1/turn", data="before=R5", content_type="text/plain")
     assert response.status_code == 400
     assert "JSON object" in response.get_json()["error"]
+
+
+def test_every_turn_verdict_says_its_penalty(client: FlaskClient) -> None:
+    answers = [client.post("/api/v1/turn", json=body).get_json() for body in (
+        {"before": "R5 R6 R7", "after": "R5 R6 R7 R8", "rack": "R8", "opened": True},
+        {"before": "R5 R6 R7", "after": "R5 R6 R7", "opened": True},
+        {"before": "R5 R6 R7", "after": "R5 R6 R7 R9", "opened": True})]
+    assert [answer["penalty"] for answer in answers] == ["none", "draw_one", "draw_three"]
+
+
+def test_a_huge_tile_number_in_a_turn_is_a_400_naming_the_field(client: FlaskClient) -> None:
+    response = client.post("/api/v1/turn", json={"after": "R5 R6 R" + "9" * 4301})
+    assert response.status_code == 400
+    assert response.get_json()["where"]["field"] == "after"
+
+
+def test_the_tournament_rule_is_a_switch_of_the_turn_api(client: FlaskClient) -> None:
+    # Seed 004: "Under tournament rules, a Joker taken from a group of three tiles must be
+    # replaced with both missing tiles."
+    body = {"before": "K5 R5 J", "after": "K5 R5 B5 | J O9 O10", "rack": "B5 O9 O10",
+            "opened": True, "preset": "sabra"}
+    assert client.post("/api/v1/turn", json=body).get_json()["legal"] is True
+    strict = client.post("/api/v1/turn", json=body | {"tournament_joker_rule": True}).get_json()
+    assert [v["code"] for v in strict["violations"]] == ["joker_needs_both_missing_tiles"]
+    bad = client.post("/api/v1/turn", json=body | {"tournament_joker_rule": "yes"})
+    assert bad.status_code == 400 and bad.get_json()["where"] == {"field": "tournament_joker_rule"}
+
+
+def test_over_time_is_a_field_of_the_turn_api(client: FlaskClient) -> None:
+    body = {"before": "R5 R6 R7", "after": "R5 R6 R7", "opened": True, "over_time": True}
+    answer = client.post("/api/v1/turn", json=body).get_json()
+    assert answer["penalty"] == "draw_one" and answer["violations"][-1]["code"] == "over_time"
+    bad = client.post("/api/v1/turn", json=body | {"over_time": 1})
+    assert bad.status_code == 400 and bad.get_json()["where"] == {"field": "over_time"}

@@ -114,7 +114,8 @@ def test_bad_timer_settings_are_refused_with_the_form_kept(client: FlaskClient) 
     response = client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "0"})
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert "A turn lasts 1 to 3600 seconds." in html and 'value="Ann,Bob"' in html
+    # Issue 8: the longest turn is the core's LONGEST_TURN_SECONDS (600), not 3600.
+    assert "A turn lasts 1 to 600 seconds." in html and 'value="Ann,Bob"' in html
     response = client.get("/timer", query_string={"players": " , "})
     assert response.status_code == 422
     assert "Name at least one player" in response.get_data(as_text=True)
@@ -143,3 +144,30 @@ def test_a_link_with_before_and_after_is_judged_at_once(client: FlaskClient) -> 
     response = client.get("/turn?before=&after=R10+R11+R12")
     assert response.status_code == 200
     assert "legal" in response.get_data(as_text=True).lower()
+
+
+def test_the_empty_turn_page_shows_no_error_before_anything_is_typed(
+        client: FlaskClient) -> None:
+    response = client.get("/turn")
+    assert response.status_code == 200
+    assert "field-error" not in response.get_data(as_text=True)
+    prefilled = client.get("/turn", query_string={"before": "R5 R6 R7"})
+    assert "field-error" not in prefilled.get_data(as_text=True)
+
+
+def test_a_draw_shows_draw_one_and_no_table_to_put_back(client: FlaskClient) -> None:
+    # Seed 000: "When players cannot play any tiles from their racks, or purposely choose not
+    # to, they must draw a tile from the pool."
+    status, html = referee(client, before="R5 R6 R7", after="R5 R6 R7", opened="y")
+    assert status == 200 and 'data-penalty="draw_one"' in html and "No play: a draw." in html
+    assert "Put the table back" not in html and "Draw 1 tile from the pool" in html
+
+
+def test_an_illegal_table_before_the_turn_is_flagged(client: FlaskClient) -> None:
+    _, html = referee(client, before="R1 R2 R4", after="R1 R2 R3 R4", rack="R3", opened="y")
+    assert "Legal turn." in html and 'data-code="table_before_illegal"' in html
+
+
+def test_a_bad_rack_tile_is_located_in_the_rack(client: FlaskClient) -> None:
+    status, html = referee(client, after="R5 R6 R7", rack="R5 R14")
+    assert status == 422 and "<code>R14</code> at rack, tile 2: numbers run 1–13" in html

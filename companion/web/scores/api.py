@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from companion.core.presets import OVERRIDABLE_RULES as RULE_FIELDS
 from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackError
 from companion.web.api import ApiInputError, json_body
 from companion.web.models import ScoreSession, db
@@ -29,9 +30,6 @@ from companion.web.scores.service import (
 )
 
 bp = Blueprint("scores_api", __name__)
-
-RULE_FIELDS = ("joker_penalty", "exhausted_pool", "initial_meld", "turn_seconds",
-               "failed_turn_draw", "over_time_draw", "sabra_joker_rules")
 
 
 def bad(message: str, **where: Any) -> ApiInputError:

@@ -39,6 +39,7 @@ from sqlalchemy.orm import selectinload
 
 from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.scoring import (
+    ENDING_WORDS,
     MAX_PLAYERS,
     MAX_ROUNDS,
     Ending,
@@ -71,8 +72,6 @@ from companion.web.models import (
 )
 from companion.web.transactions import begin_read, begin_write
 
-ENDING_WORDS = {Ending.WENT_OUT: "went out", Ending.POOL_EXHAUSTED: "the pool ran out",
-                Ending.PAPER: "copied from paper"}
 MAX_GAME_NUMBER = MAX_ROUNDS * MAX_PLAYERS
 """No session has more games: a larger number in a URL is a 404 without asking the database."""
 MAX_IDEMPOTENCY_KEY = 100

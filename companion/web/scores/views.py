@@ -30,6 +30,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import (
+    ENDING_TITLES,
     MAX_PLAYERS,
     Ending,
     ScoringError,
@@ -50,12 +51,9 @@ from companion.web.scores.service import (
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
 
-ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
-                 Ending.PAPER: "Copy from paper"}
 DEVICE_COOKIE = "companion_device"
 DEVICE_COOKIE_DAYS = 400
 """The longest lifetime browsers keep (Chrome caps cookies at 400 days)."""
-
 
 # This browser --------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from companion.core.presets import with_tournament_rule
 from companion.core.referee import TurnInputError, referee_typed_turn
 from companion.web.api import ApiInputError, preset_field
 
@@ -18,7 +19,9 @@ EXAMPLE = ('{"before": "R5 R6 R7", "after": "R5 R6 R7 R8", "rack": "R8 K1", "ope
 @bp.post("/turn")
 def referee_turn() -> Any:
     """Fields: ``after`` (required), ``before`` ("" or absent: an empty table), ``rack``
-    (optional), ``opened`` (bool, default false), ``preset`` (default pressman)."""
+    (optional), ``opened`` (bool, default false), ``preset`` (default pressman),
+    ``tournament_joker_rule`` (bool, default false: seed 004's tournament rule), ``over_time``
+    (bool, default false: the player ran over the turn time)."""
     payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
         raise ApiInputError(f"send a JSON object such as {EXAMPLE}")
@@ -37,10 +40,19 @@ def referee_turn() -> Any:
     if not isinstance(opened, bool):
         raise ApiInputError("`opened` must be true or false (had the player made the initial "
                             "meld before this turn?)", {"field": "opened"})
-    preset = preset_field(payload.get("preset"))
+    over_time = payload.get("over_time", False)
+    if not isinstance(over_time, bool):
+        raise ApiInputError("`over_time` must be true or false (did the player run over the "
+                            "turn time?)", {"field": "over_time"})
+    tournament = payload.get("tournament_joker_rule", False)
+    if not isinstance(tournament, bool):
+        raise ApiInputError("`tournament_joker_rule` must be true or false",
+                            {"field": "tournament_joker_rule"})
+    preset = with_tournament_rule(preset_field(payload.get("preset")), tournament)
     try:
         verdict = referee_typed_turn(texts["before"] or "", texts["after"] or "", opened=opened,
-                                     preset=preset, rack_text=texts["rack"])
+                                     preset=preset, rack_text=texts["rack"],
+                                     over_time=over_time)
     except TurnInputError as error:
         raise ApiInputError(str(error), error.where) from error
     return jsonify(verdict.to_json())

@@ -10,10 +10,9 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
+from companion.core.presets import LONGEST_TURN_SECONDS, MAX_PLAYERS
 from companion.core.tiles import NotationError, parse_rack, parse_table
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
-
-LONGEST_TURN_SECONDS = 60 * 60
 
 
 def notation(parse: Callable[[str], Any], *,
@@ -45,11 +44,14 @@ class RefereeTurnForm(FlaskForm):
         "Rack before the turn (optional)", validators=[notation(parse_rack)],
         render_kw=TILE_FIELD | {"rows": 2, "placeholder": "R8 K1 O12"})
     opened = BooleanField("The player had already made the initial meld")
+    over_time = BooleanField("The player ran over the turn time")
+    tournament_joker_rule = BooleanField(
+        "Tournament rule: a joker taken from a group of three needs both missing tiles")
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
 
 
-MOST_PLAYERS = 8
+MOST_PLAYERS = MAX_PLAYERS  # the core's "For 2 to 4 players" (seed 000)
 LONGEST_NAME = 40
 
 
@@ -98,7 +100,7 @@ class TimerForm(FlaskForm):
     seconds = IntegerField(
         "Seconds per turn (empty: the rules' time)",
         validators=[Optional(), NumberRange(1, LONGEST_TURN_SECONDS,
-                                            "A turn lasts 1 to 3600 seconds.")])
+                                            f"A turn lasts 1 to {LONGEST_TURN_SECONDS} seconds.")])
 
     def validate_first(self, field: Field) -> None:
         names = player_names(self.players.data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
+from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournament_rule
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.tiles import parse_table
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
@@ -36,7 +36,9 @@ def referee() -> tuple[str, int]:
         try:
             verdict = referee_typed_turn(
                 form.before.data or "", form.after.data or "", opened=form.opened.data,
-                preset=get_preset(form.preset.data), rack_text=form.rack.data)
+                preset=with_tournament_rule(get_preset(form.preset.data),
+                                            bool(form.tournament_joker_rule.data)),
+                rack_text=form.rack.data, over_time=bool(form.over_time.data))
         except TurnInputError as error:
             getattr(form, error.field).errors = [str(error)]
     status = 422 if submitted and verdict is None else 200

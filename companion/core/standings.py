@@ -1,0 +1,138 @@
+"""The score sheet: zero-sum checks, rounds, totals and the standings.
+
+"As an aid to checking the figures, the winner's score should equal the total of the other
+players' scores in each game and at end of each round" (seed 000); "the player who has won the
+most games in all rounds combined is the winner. In the case of a tie, the player with the
+highest score is the winner" (seed 000).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.core.scoring import GameResult
+
+
+def signed(number: int) -> str:
+    """A score as written on the sheet: +18, −5, 0 (with a real minus sign)."""
+    return f"+{number}" if number > 0 else ("0" if number == 0 else f"−{-number}")
+
+
+@dataclass(frozen=True, slots=True)
+class ZeroSumCheck:
+    """The winner's plus against the others' minus (seed 000: "an aid to checking")."""
+
+    plus: int
+    minus: int
+
+    @classmethod
+    def of(cls, scores: Iterable[int]) -> ZeroSumCheck:
+        values = tuple(scores)
+        return cls(plus=sum(s for s in values if s > 0), minus=sum(s for s in values if s < 0))
+
+    @property
+    def difference(self) -> int:
+        return self.plus + self.minus
+
+    @property
+    def balanced(self) -> bool:
+        return self.difference == 0
+
+    def describe(self) -> str:
+        mark = "✓" if self.balanced else f"✗ off by {signed(self.difference)}"
+        return f"{signed(self.plus)} / {signed(self.minus)} {mark}"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    name: str
+    games_won: int
+    score: int
+    place: int
+
+
+def standings(players: Sequence[str], results: Iterable[GameResult]) -> tuple[Standing, ...]:
+    """Most games won first, then the highest total; equal on both share the place (1, 1, 3)."""
+    won = dict.fromkeys(players, 0)
+    totals = dict.fromkeys(players, 0)
+    for result in results:
+        won[result.winner] += 1
+        for name, score in zip(result.players, result.scores, strict=True):
+            totals[name] += score
+
+    def rank(name: str) -> tuple[int, int]:
+        return (-won[name], -totals[name])
+
+    order = sorted(players, key=lambda name: (rank(name), players.index(name)))
+    return tuple(Standing(name, won[name], totals[name],
+                          1 + sum(1 for other in players if rank(other) < rank(name)))
+                 for name in order)
+
+
+def round_of(game_number: int, player_count: int) -> int:
+    """Games run 1.. across the session; a round has one game per player (seed 000)."""
+    return (game_number - 1) // player_count + 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSheet:
+    number: int
+    games: tuple[tuple[int, GameResult], ...]
+    subtotals: tuple[int, ...]
+    check: ZeroSumCheck
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """Games grouped by round, with subtotals, totals, games won, standings and checks."""
+
+    players: tuple[str, ...]
+    rounds_planned: int
+    rounds: tuple[RoundSheet, ...]
+    totals: tuple[int, ...]
+    games_won: tuple[int, ...]
+    check: ZeroSumCheck
+    standings: tuple[Standing, ...]
+    games_played: int
+
+    @property
+    def games_planned(self) -> int:
+        return self.rounds_planned * len(self.players)
+
+    @property
+    def complete(self) -> bool:
+        return self.games_played >= self.games_planned
+
+    @property
+    def balanced(self) -> bool:
+        return self.check.balanced and all(
+            r.check.balanced and all(g.check.balanced for _, g in r.games) for r in self.rounds)
+
+    @property
+    def next_game(self) -> tuple[int, int] | None:
+        """(game number, round) of the next game, or None when the session is complete."""
+        if self.complete:
+            return None
+        number = self.games_played + 1
+        return number, round_of(number, len(self.players))
+
+
+def build_sheet(players: Sequence[str], rounds: int,
+                results: Sequence[GameResult]) -> ScoreSheet:
+    players = tuple(players)
+    grouped: dict[int, list[tuple[int, GameResult]]] = {}
+    for number, result in enumerate(results, start=1):
+        grouped.setdefault(round_of(number, len(players)), []).append((number, result))
+    round_sheets = []
+    for round_number, games in sorted(grouped.items()):
+        subtotals = tuple(sum(result.scores[i] for _, result in games)
+                          for i in range(len(players)))
+        round_sheets.append(RoundSheet(round_number, tuple(games), subtotals,
+                                       ZeroSumCheck.of(subtotals)))
+    totals = tuple(sum(result.scores[i] for result in results) for i in range(len(players)))
+    won = tuple(sum(1 for result in results if result.winner == name) for name in players)
+    return ScoreSheet(players, rounds, tuple(round_sheets), totals, won, ZeroSumCheck.of(totals),
+                      standings(players, results), len(results))
