@@ -49,6 +49,7 @@ class LiveServer:
     database_url: str
     instance: Path
     threads: int
+    app: str = "companion.web:create_app()"
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -64,7 +65,7 @@ class LiveServer:
     def command(self) -> list[str]:
         return [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads",
                 str(self.threads), "-b", f"127.0.0.1:{self.port}", "--log-level", "warning",
-                "companion.web:create_app()"]
+                self.app]
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "flask", "--app", "companion.web", "db",
@@ -109,18 +110,22 @@ class LiveServer:
         self.start()
 
 
-def start_server(database_url: str, instance: Path, *, threads: int = 8) -> LiveServer:
-    """Migrate the database and serve the app with gunicorn (gthread) on 127.0.0.1."""
+def start_server(database_url: str, instance: Path, *, threads: int = 8,
+                 app: str = "companion.web:create_app()") -> LiveServer:
+    """Migrate the database and serve the app with gunicorn (gthread) on 127.0.0.1.
+
+    ``app`` is the WSGI app gunicorn loads (the benchmark adds a bare route to the real app)."""
     instance.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(database_url, instance, threads)
+    server = LiveServer(database_url, instance, threads, app)
     server.migrate()
     server.start()
     return server
 
 
 @contextmanager
-def served(database_url: str, instance: Path, *, threads: int = 8) -> Iterator[LiveServer]:
-    server = start_server(database_url, instance, threads=threads)
+def served(database_url: str, instance: Path, *, threads: int = 8,
+           app: str = "companion.web:create_app()") -> Iterator[LiveServer]:
+    server = start_server(database_url, instance, threads=threads, app=app)
     try:
         yield server
     finally:
