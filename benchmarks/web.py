@@ -20,7 +20,7 @@ by the same server in the same run, so the figures compare across machines.
 from __future__ import annotations
 
 import argparse
-import http.client
+import functools
 import random
 import shutil
 import tempfile
@@ -135,11 +135,12 @@ def measure_writers(url: str, folder: Path, *, writers: int, seconds: float) -> 
         problems = check_database(url, report)
         locked = "database is locked" in server.log.read_text()
     five_xx = sum(n for status, n in report.statuses.items() if status >= 500)
-    return [f"{writers} writers for {seconds:.0f} s: {len(report.acknowledged)} games "
-            f"acknowledged ({report.writes_per_second:.0f}/s), {report.reads} page and JSON "
-            f"reads; answers {dict(sorted(report.statuses.items()))}; 5xx: {five_xx}; "
-            f"'database is locked': {'yes' if locked else 'no'}; problems found: "
-            f"{len(problems)}", *problems[:10]]
+    summary = (f"{writers} writers for {seconds:.0f} s: {len(report.acknowledged)} games "
+               f"acknowledged ({report.writes_per_second:.0f}/s), {report.reads} page and JSON "
+               f"reads; answers {dict(sorted(report.statuses.items()))}; 5xx: {five_xx}; "
+               f"'database is locked': {'yes' if locked else 'no'}; problems found: "
+               f"{len(problems)}")
+    return [summary, *problems[:10]]
 
 
 def measure_kills(url: str, folder: Path, *, kills: int, writers: int) -> list[str]:
@@ -151,9 +152,8 @@ def measure_kills(url: str, folder: Path, *, kills: int, writers: int) -> list[s
         for round_number in range(kills):
             stop = threading.Event()
             finished: list[Any] = []
-            load = threading.Thread(target=lambda: finished.append(run_writers(
-                server, writers=writers, seconds=0, undo=False, readers=0, stop_event=stop,
-                seed=round_number)))
+            load = threading.Thread(target=functools.partial(
+                write_until_stopped, server, finished, stop, writers, round_number))
             load.start()
             time.sleep(rng.uniform(0.5, 3.0))
             server.kill()
@@ -166,9 +166,16 @@ def measure_kills(url: str, folder: Path, *, kills: int, writers: int) -> list[s
             problems += [f"kill {round_number + 1}: {problem}"
                          for problem in check_database(url, report)]
             problems += [f"kill {round_number + 1}: {error}" for error in report.server_errors]
-    return [f"{kills} kills (kill -9) during {writers} writers: {acknowledged} games "
-            f"acknowledged, {unanswered} writes cut off unanswered; problems found after the "
-            f"restarts: {len(problems)}", *problems[:10]]
+    summary = (f"{kills} kills (kill -9) during {writers} writers: {acknowledged} games "
+               f"acknowledged, {unanswered} writes cut off unanswered; problems found after "
+               f"the restarts: {len(problems)}")
+    return [summary, *problems[:10]]
+
+
+def write_until_stopped(server: LiveServer, finished: list[Any], stop: threading.Event,
+                        writers: int, seed: int) -> None:
+    finished.append(run_writers(server, writers=writers, seconds=0, undo=False, readers=0,
+                                stop_event=stop, seed=seed))
 
 
 @contextmanager

@@ -89,8 +89,8 @@ class LiveServer:
     def kill(self) -> None:
         """``kill -9`` of the master and its workers: nothing gets to clean up."""
         assert self.process is not None
-        children = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True,
-                                  text=True).stdout.split()
+        children = subprocess.run(["pgrep", "-P", str(self.process.pid)], check=False,
+                                  capture_output=True, text=True).stdout.split()
         for pid in [self.process.pid, *map(int, children)]:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -370,10 +370,10 @@ def check_database(database_url: str, report: LoadReport) -> list[str]:
         internal = sessions.get(ack.session_id)
         if internal is None:
             problems.append(f"session {ack.session_id} of an acknowledged game is gone")
-        elif ack.session_id not in report.shared_sessions:
-            if games.get(internal, {}).get(ack.number) != ack.scores:
-                problems.append(f"acknowledged game {ack.number} of {ack.session_id} is "
-                                f"missing or different: {games.get(internal, {}).get(ack.number)}")
+        elif (ack.session_id not in report.shared_sessions
+              and games.get(internal, {}).get(ack.number) != ack.scores):
+            problems.append(f"acknowledged game {ack.number} of {ack.session_id} is missing "
+                            f"or different: {games.get(internal, {}).get(ack.number)}")
     for public_id in report.shared_sessions:
         internal = sessions[public_id]
         replayed: dict[int, dict[str, int]] = {}

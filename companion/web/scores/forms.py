@@ -63,9 +63,9 @@ class NewSessionForm(FlaskForm):
         for position, seat in enumerate(seats[:-1]):
             if not named[position] and any(named[position + 1:]):
                 later = next(i for i in range(position + 1, len(seats)) if named[i])
-                seat.errors = [*seat.errors,
-                               f"Seat {position + 1} is empty but seat {later + 1} is not: "
-                               "fill the seats in seating order, with no gap."]
+                gap = (f"Seat {position + 1} is empty but seat {later + 1} is not: "
+                       "fill the seats in seating order, with no gap.")
+                seat.errors = [*seat.errors, gap]
                 raise ValidationError(f"seat {position + 1} is empty")
 
     def overrides(self) -> dict[str, object]:

@@ -186,6 +186,26 @@ def grant_access(session: ScoreSession, device_hash: str) -> None:
         db.session.add(SessionAccess(session_id=session.id, device_hash=device_hash))
 
 
+def adopt_old_edit_keys(keys: object, device_hash: str) -> int:
+    """Edit keys an older version kept in the Flask session cookie (integer session id → key):
+    each one that still opens its session becomes an access row of this browser. Returns how
+    many did."""
+    if not isinstance(keys, dict):
+        return 0
+    begin_write()
+    adopted = 0
+    for session_id, key in list(keys.items())[:1000]:
+        if not (isinstance(session_id, str) and session_id.isascii() and session_id.isdigit()
+                and len(session_id) < 10 and isinstance(key, str)):
+            continue
+        session = db.session.get(ScoreSession, int(session_id))
+        if session is not None and key_opens(session, key):
+            grant_access(session, device_hash)
+            adopted += 1
+    db.session.commit()
+    return adopted
+
+
 def sessions_of_device(device_hash: str | None) -> list[tuple[ScoreSession, int]]:
     """The sessions a browser created or joined, newest change first, with games played."""
     if not device_hash:

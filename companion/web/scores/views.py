@@ -50,8 +50,11 @@ from companion.web.scores.service import (
     SheetView,
     WriteAnswer,
 )
+from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
+
+bp.teardown_app_request(end_write)
 
 ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
                  Ending.PAPER: "Copy from paper"}
@@ -63,7 +66,7 @@ DEVICE_COOKIE_DAYS = 400
 # This browser --------------------------------------------------------------------------------
 
 def device_hash() -> str | None:
-    token = request.cookies.get(DEVICE_COOKIE, "")
+    token = g.get("new_device_token") or request.cookies.get(DEVICE_COOKIE, "")
     return hashlib.sha256(token.encode()).hexdigest() if 20 <= len(token) <= 100 else None
 
 
@@ -85,6 +88,14 @@ def set_device_cookie(response: Response) -> Response:
                             secure=request.is_secure or
                             bool(current_app.config.get("SESSION_COOKIE_SECURE")))
     return response
+
+
+@bp.before_request
+def adopt_old_edit_keys() -> None:
+    """A browser from before device cookies keeps its edit rights, and its Flask session
+    cookie loses the readable keys."""
+    if "edit_keys" in browser:
+        service.adopt_old_edit_keys(browser.pop("edit_keys"), device_hash_to_grant())
 
 
 def can_edit(score_session: ScoreSession | SheetView) -> bool:
