@@ -20,7 +20,6 @@ by the same server in the same run, so the figures compare across machines.
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 import shutil
 import tempfile
@@ -38,6 +37,7 @@ from tests.live_server import (
     Client,
     LiveServer,
     check_database,
+    kill_during_writes,
     random_game,
     run_writers,
     served,
@@ -144,38 +144,25 @@ def measure_writers(url: str, folder: Path, *, writers: int, seconds: float) -> 
 
 
 def measure_kills(url: str, folder: Path, *, kills: int, writers: int) -> list[str]:
+    """Each kill comes at a random moment: after a random number of acknowledged games."""
     rng = random.Random(10)
-    acknowledged = 0
-    unanswered = 0
+    acknowledged = unanswered = 0
     problems: list[str] = []
     with served(url, folder) as server:
         for round_number in range(kills):
-            stop = threading.Event()
-            finished: list[Any] = []
-            load = threading.Thread(target=functools.partial(
-                write_until_stopped, server, finished, stop, writers, round_number))
-            load.start()
-            time.sleep(rng.uniform(0.5, 3.0))
-            server.kill()
-            stop.set()
-            load.join()
-            server.restart()
-            report = finished[0]
+            report = kill_during_writes(server, writers=writers,
+                                        after_games=rng.randint(5, 120), seed=round_number)
             acknowledged += len(report.acknowledged)
             unanswered += len(report.unanswered)
             problems += [f"kill {round_number + 1}: {problem}"
                          for problem in check_database(url, report)]
             problems += [f"kill {round_number + 1}: {error}" for error in report.server_errors]
-    summary = (f"{kills} kills (kill -9) during {writers} writers: {acknowledged} games "
-               f"acknowledged, {unanswered} writes cut off unanswered; problems found after "
-               f"the restarts: {len(problems)}")
+        locked = "database is locked" in server.log.read_text()
+    summary = (f"{kills} kills (kill -9) at random moments during {writers} writers: "
+               f"{acknowledged} games acknowledged, {unanswered} writes cut off unanswered; "
+               f"'database is locked': {'yes' if locked else 'no'}; problems found after the "
+               f"restarts: {len(problems)}")
     return [summary, *problems[:10]]
-
-
-def write_until_stopped(server: LiveServer, finished: list[Any], stop: threading.Event,
-                        writers: int, seed: int) -> None:
-    finished.append(run_writers(server, writers=writers, seconds=0, undo=False, readers=0,
-                                stop_event=stop, seed=seed))
 
 
 @contextmanager

@@ -122,6 +122,26 @@ def start_server(database_url: str, instance: Path, *, threads: int = 8,
     return server
 
 
+def kill_during_writes(server: LiveServer, *, writers: int, after_games: int,
+                       seed: int = 9, timeout: float = 120) -> LoadReport:
+    """Writers record games until ``after_games`` are acknowledged (and a random moment
+    more), then the server gets ``kill -9``; it is restarted before this returns."""
+    report, stop = LoadReport(), threading.Event()
+    load = threading.Thread(target=run_writers, args=(server,), kwargs={
+        "writers": writers, "seconds": 0, "undo": False, "readers": 0, "stop_event": stop,
+        "seed": seed, "report": report})
+    load.start()
+    deadline = time.monotonic() + timeout
+    while len(report.acknowledged) < after_games and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(random.Random(seed).uniform(0, 0.5))
+    server.kill()
+    stop.set()
+    load.join()
+    server.restart()
+    return report
+
+
 @contextmanager
 def served(database_url: str, instance: Path, *, threads: int = 8,
            app: str = "companion.web:create_app()") -> Iterator[LiveServer]:
@@ -213,11 +233,12 @@ class LoadReport:
 
 def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool = True,
                 readers: int = 1, stop_event: threading.Event | None = None,
-                seed: int = 9) -> LoadReport:
+                seed: int = 9, report: LoadReport | None = None) -> LoadReport:
     """Writers record games for ``seconds`` (half into one shared session, half into their
     own); with ``undo`` another phone undoes and redoes games of the shared session meanwhile,
-    and ``readers`` read it. A full session is replaced by a new one."""
-    report = LoadReport()
+    and ``readers`` read it. A full session is replaced by a new one. With ``stop_event`` the
+    load runs until it is set, and ``report`` (if given) shows the progress meanwhile."""
+    report = report or LoadReport()
     stop = stop_event or threading.Event()
     setup = Client(server)
     shared = [new_session(setup)]
@@ -233,7 +254,10 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
     def writer(index: int) -> None:
         rng = random.Random(seed * 1000 + index)
         phone = Client(server)
-        own = new_session(phone)
+        try:
+            own = new_session(phone)
+        except (OSError, http.client.HTTPException):
+            return  # the server was killed before this phone started
         while not stop.is_set():
             use_shared = rng.random() < 0.5
             session_id, auth = shared[0] if use_shared else own
@@ -257,10 +281,16 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
                 if use_shared:
                     with shared_lock:
                         if shared[0][0] == session_id:
-                            shared[0] = new_session(phone)
+                            try:
+                                shared[0] = new_session(phone)
+                            except (OSError, http.client.HTTPException):
+                                continue
                             report.shared_sessions.add(shared[0][0])
                 else:
-                    own = new_session(phone)
+                    try:
+                        own = new_session(phone)
+                    except (OSError, http.client.HTTPException):
+                        continue
 
     def undoer() -> None:
         rng = random.Random(seed)
