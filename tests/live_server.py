@@ -49,6 +49,7 @@ class LiveServer:
     database_url: str
     instance: Path
     threads: int
+    app: str = "companion.web:create_app()"
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -64,7 +65,7 @@ class LiveServer:
     def command(self) -> list[str]:
         return [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads",
                 str(self.threads), "-b", f"127.0.0.1:{self.port}", "--log-level", "warning",
-                "companion.web:create_app()"]
+                self.app]
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "flask", "--app", "companion.web", "db",
@@ -88,8 +89,8 @@ class LiveServer:
     def kill(self) -> None:
         """``kill -9`` of the master and its workers: nothing gets to clean up."""
         assert self.process is not None
-        children = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True,
-                                  text=True).stdout.split()
+        children = subprocess.run(["pgrep", "-P", str(self.process.pid)], check=False,
+                                  capture_output=True, text=True).stdout.split()
         for pid in [self.process.pid, *map(int, children)]:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -109,18 +110,42 @@ class LiveServer:
         self.start()
 
 
-def start_server(database_url: str, instance: Path, *, threads: int = 8) -> LiveServer:
-    """Migrate the database and serve the app with gunicorn (gthread) on 127.0.0.1."""
+def start_server(database_url: str, instance: Path, *, threads: int = 8,
+                 app: str = "companion.web:create_app()") -> LiveServer:
+    """Migrate the database and serve the app with gunicorn (gthread) on 127.0.0.1.
+
+    ``app`` is the WSGI app gunicorn loads (the benchmark adds a bare route to the real app)."""
     instance.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(database_url, instance, threads)
+    server = LiveServer(database_url, instance, threads, app)
     server.migrate()
     server.start()
     return server
 
 
+def kill_during_writes(server: LiveServer, *, writers: int, after_games: int,
+                       seed: int = 9, timeout: float = 120) -> LoadReport:
+    """Writers record games until ``after_games`` are acknowledged (and a random moment
+    more), then the server gets ``kill -9``; it is restarted before this returns."""
+    report, stop = LoadReport(), threading.Event()
+    load = threading.Thread(target=run_writers, args=(server,), kwargs={
+        "writers": writers, "seconds": 0, "undo": False, "readers": 0, "stop_event": stop,
+        "seed": seed, "report": report})
+    load.start()
+    deadline = time.monotonic() + timeout
+    while len(report.acknowledged) < after_games and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(random.Random(seed).uniform(0, 0.5))
+    server.kill()
+    stop.set()
+    load.join()
+    server.restart()
+    return report
+
+
 @contextmanager
-def served(database_url: str, instance: Path, *, threads: int = 8) -> Iterator[LiveServer]:
-    server = start_server(database_url, instance, threads=threads)
+def served(database_url: str, instance: Path, *, threads: int = 8,
+           app: str = "companion.web:create_app()") -> Iterator[LiveServer]:
+    server = start_server(database_url, instance, threads=threads, app=app)
     try:
         yield server
     finally:
@@ -208,11 +233,12 @@ class LoadReport:
 
 def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool = True,
                 readers: int = 1, stop_event: threading.Event | None = None,
-                seed: int = 9) -> LoadReport:
+                seed: int = 9, report: LoadReport | None = None) -> LoadReport:
     """Writers record games for ``seconds`` (half into one shared session, half into their
     own); with ``undo`` another phone undoes and redoes games of the shared session meanwhile,
-    and ``readers`` read it. A full session is replaced by a new one."""
-    report = LoadReport()
+    and ``readers`` read it. A full session is replaced by a new one. With ``stop_event`` the
+    load runs until it is set, and ``report`` (if given) shows the progress meanwhile."""
+    report = report or LoadReport()
     stop = stop_event or threading.Event()
     setup = Client(server)
     shared = [new_session(setup)]
@@ -228,7 +254,10 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
     def writer(index: int) -> None:
         rng = random.Random(seed * 1000 + index)
         phone = Client(server)
-        own = new_session(phone)
+        try:
+            own = new_session(phone)
+        except (OSError, http.client.HTTPException):
+            return  # the server was killed before this phone started
         while not stop.is_set():
             use_shared = rng.random() < 0.5
             session_id, auth = shared[0] if use_shared else own
@@ -252,10 +281,16 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
                 if use_shared:
                     with shared_lock:
                         if shared[0][0] == session_id:
-                            shared[0] = new_session(phone)
+                            try:
+                                shared[0] = new_session(phone)
+                            except (OSError, http.client.HTTPException):
+                                continue
                             report.shared_sessions.add(shared[0][0])
                 else:
-                    own = new_session(phone)
+                    try:
+                        own = new_session(phone)
+                    except (OSError, http.client.HTTPException):
+                        continue
 
     def undoer() -> None:
         rng = random.Random(seed)
@@ -365,10 +400,10 @@ def check_database(database_url: str, report: LoadReport) -> list[str]:
         internal = sessions.get(ack.session_id)
         if internal is None:
             problems.append(f"session {ack.session_id} of an acknowledged game is gone")
-        elif ack.session_id not in report.shared_sessions:
-            if games.get(internal, {}).get(ack.number) != ack.scores:
-                problems.append(f"acknowledged game {ack.number} of {ack.session_id} is "
-                                f"missing or different: {games.get(internal, {}).get(ack.number)}")
+        elif (ack.session_id not in report.shared_sessions
+              and games.get(internal, {}).get(ack.number) != ack.scores):
+            problems.append(f"acknowledged game {ack.number} of {ack.session_id} is missing "
+                            f"or different: {games.get(internal, {}).get(ack.number)}")
     for public_id in report.shared_sessions:
         internal = sessions[public_id]
         replayed: dict[int, dict[str, int]] = {}

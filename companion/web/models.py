@@ -53,6 +53,9 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rounds: Mapped[int]
     edit_key_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    """Counts the session's changes: every write adds one, so a sheet computed at a version
+    can be served again until the next change."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan",

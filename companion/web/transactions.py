@@ -15,8 +15,10 @@ one after the other while other sessions are written in parallel.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+from flask import g
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
@@ -26,10 +28,38 @@ WRITE_OPTION = "companion_write"
 """Execution option that marks a transaction as a write (SQLite: BEGIN IMMEDIATE)."""
 
 
+WRITE_QUEUE_WAIT_SECONDS = 60.0
+_write_queues: dict[str, threading.Lock] = {}
+_write_queues_guard = threading.Lock()
+
+
 def begin_write() -> None:
-    """Start this request's transaction as a write. Call before its first query."""
+    """Start this request's transaction as a write. Call before its first query.
+
+    On SQLite the threads of one process first queue on a lock of their own: SQLite's busy
+    handler polls with growing sleeps, so under load a waiting writer can lose the race again
+    and again until its timeout ("database is locked"); a queue in the process lets each wait
+    its turn, and only writers of other processes meet the busy handler. The turn ends when
+    the request does (``end_write``).
+    """
     _start_fresh()
+    if db.engine.dialect.name == "sqlite" and "companion_write_queue" not in g:
+        queue = _write_queue(str(db.engine.url))
+        if queue.acquire(timeout=WRITE_QUEUE_WAIT_SECONDS):
+            g.companion_write_queue = queue
     db.session.connection(execution_options={WRITE_OPTION: True})
+
+
+def end_write(_error: BaseException | None = None) -> None:
+    """Give the write turn to the next thread (at the end of every request)."""
+    queue = g.pop("companion_write_queue", None)
+    if queue is not None:
+        queue.release()
+
+
+def _write_queue(database: str) -> threading.Lock:
+    with _write_queues_guard:
+        return _write_queues.setdefault(database, threading.Lock())
 
 
 def begin_read() -> None:

@@ -1,9 +1,9 @@
-"""public session ids, browser access rows, idempotent game writes
+"""public session ids, session versions, browser access rows, idempotent game writes
 
 A session gets a random ``public_id`` (used in every URL and as the API's id) while the integer
 key stays internal; each change of the history can keep the idempotency key of the request that
 made it and the answer given; ``score_access`` lists which browser (by the hash of its device
-token) created or joined which session.
+token) created or joined which session; ``version`` counts a session's changes.
 
 Revision ID: 3c5e7a91d2b4
 Revises: 709a20fbb904
@@ -25,6 +25,8 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('score_session') as batch_op:
         batch_op.add_column(sa.Column('public_id', sa.String(length=32), nullable=True))
+        batch_op.add_column(sa.Column('version', sa.Integer(), server_default='1',
+                                      nullable=False))
     sessions = sa.table('score_session', sa.column('id', sa.Integer),
                         sa.column('public_id', sa.String))
     connection = op.get_bind()
@@ -64,4 +66,5 @@ def downgrade():
         batch_op.drop_column('idempotency_key')
     with op.batch_alter_table('score_session') as batch_op:
         batch_op.drop_constraint(op.f('uq_score_session_public_id'), type_='unique')
+        batch_op.drop_column('version')
         batch_op.drop_column('public_id')

@@ -78,7 +78,7 @@ def test_a_new_user_keeps_score_and_prints_the_sheet_on_one_page(page: Any) -> N
     # then print the full four-round sheet.
     share = page.locator("#share-link").input_value()
     key = share.split("key=", 1)[1]
-    session_id = re.search(r"/scores/(\d+)", page.url).group(1)
+    session_id = re.search(r"/scores/([A-Za-z0-9_-]+)", page.url).group(1)
     for number in range(5, 17):
         winner = ["Ann", "Bob", "Chloé", "Dov"][number % 4]
         answer = page.request.post(

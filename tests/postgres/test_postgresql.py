@@ -188,25 +188,13 @@ def test_writers_at_once_on_postgresql_are_each_stored_once(
         postgres: PostgresCluster, migrated_template: str, tmp_path: Path) -> None:
     """The live load of ``tests/web/test_scores_live.py`` against PostgreSQL: the server under
     gunicorn, writers, an undoing phone and a reader at once; then a ``kill -9``."""
-    import threading
-    import time
-
-    from tests.live_server import check_database, run_writers, served
+    from tests.live_server import check_database, kill_during_writes, run_writers, served
 
     url = postgres.url(postgres.create_database(template=migrated_template))
     with served(url, tmp_path / "instance") as server:
         report = run_writers(server, writers=4, seconds=3, undo=True, readers=1)
         assert len(report.acknowledged) >= 20 and report.server_errors == []
         assert check_database(url, report) == []
-        stop = threading.Event()
-        finished = []
-        load = threading.Thread(target=lambda: finished.append(run_writers(
-            server, writers=4, seconds=0, undo=False, readers=0, stop_event=stop)))
-        load.start()
-        time.sleep(1.5)
-        server.kill()
-        stop.set()
-        load.join()
-        server.restart()
-        assert finished[0].server_errors == []
-        assert check_database(url, finished[0]) == []
+        killed = kill_during_writes(server, writers=4, after_games=15)
+        assert killed.server_errors == [] and len(killed.acknowledged) >= 15
+        assert check_database(url, killed) == []

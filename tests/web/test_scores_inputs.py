@@ -176,3 +176,24 @@ def test_edit_rights_are_a_small_httponly_cookie_and_the_join_link_drops_its_key
     assert joined.location.endswith(f"/scores/{session_id}")
     assert "Record game 1" in phone.get(joined.location).text
     assert phone.get(f"/scores/{session_id}/join?key=" + "A" * 32).status_code == 403
+
+
+def test_edit_keys_an_older_version_kept_in_the_cookie_become_access_and_leave_it(
+        app: Flask, client: FlaskClient) -> None:
+    from sqlalchemy import select
+
+    from companion.web.extensions import db
+    from companion.web.models import ScoreSession
+    from companion.web.scores import service
+
+    session_id, key = start_api(client)
+    with app.app_context():
+        internal = db.session.scalar(select(ScoreSession.id)
+                                     .where(ScoreSession.public_id == session_id))
+    old_browser = app.test_client()
+    with old_browser.session_transaction() as cookie:
+        cookie["edit_keys"] = {str(internal): key["Authorization"].split()[1], "77": "nope"}
+    assert "Record game 1" in old_browser.get(f"/scores/{session_id}").text
+    with old_browser.session_transaction() as cookie:
+        assert "edit_keys" not in cookie
+    assert service.MAX_GAME_NUMBER == 200

@@ -8,11 +8,16 @@ same load at full size (32 writers, 60 s, ten kills) and PostgreSQL's variant is
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
-from tests.live_server import Acknowledged, Client, check_database, run_writers, served
+from tests.live_server import (
+    Acknowledged,
+    Client,
+    check_database,
+    kill_during_writes,
+    run_writers,
+    served,
+)
 
 
 def test_writers_at_once_are_each_stored_once_with_no_5xx_and_no_locked_database(
@@ -31,19 +36,8 @@ def test_writers_at_once_are_each_stored_once_with_no_5xx_and_no_locked_database
 def test_a_kill_9_during_writes_loses_no_acknowledged_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'kill.sqlite'}"
     with served(url, tmp_path / "instance") as server:
-        stop = threading.Event()
-        finished = []
-        load = threading.Thread(target=lambda: finished.append(
-            run_writers(server, writers=4, seconds=0, undo=False, readers=0,
-                        stop_event=stop)))
-        load.start()
-        time.sleep(2)
-        server.kill()
-        stop.set()
-        load.join()
-        report = finished[0]
-        assert len(report.acknowledged) >= 5 and report.server_errors == []
-        server.restart()
+        report = kill_during_writes(server, writers=4, after_games=15)
+        assert len(report.acknowledged) >= 15 and report.server_errors == []
         assert check_database(url, report) == []
         # What got no answer is sent again with the same key: at most one game each.
         phone = Client(server)

@@ -160,7 +160,8 @@ def expected_number(payload: dict[str, Any]) -> int | None:
     return number
 
 
-def links(session: ScoreSession, key: str | None = None) -> dict[str, str]:
+def links(session: ScoreSession | service.SheetView, key: str | None = None
+          ) -> dict[str, str]:
     found = {"sheet": url_for("scores.score_sheet", session_id=session.public_id,
                               _external=True),
              "view": url_for("scores.view_sheet", session_id=session.public_id, _external=True),
@@ -210,10 +211,16 @@ def list_sessions() -> Any:
 
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Any:
-    session = readable_session(session_id)
-    body = {**service.session_json(session), "links": links(session),
-            "redo": service.redo_offer(session)}
-    return jsonify(body)
+    """The whole session; its JSON is made once per version (and host, for the links)."""
+    view = service.sheet_view(session_id)
+    if view is None:
+        raise no_session(session_id)
+    cache_key = ("json", request.host_url)
+    body = view.rendered.get(cache_key)
+    if body is None:
+        body = jsonify({**view.json, "links": links(view), "redo": view.redo}).get_data()
+        view.rendered[cache_key] = body
+    return Response(body, mimetype="application/json")
 
 
 @bp.delete("/sessions/<session_id>")

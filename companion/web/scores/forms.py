@@ -19,7 +19,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from companion.core.presets import MOST_JOKERS_IN_A_BOX, ExhaustedPoolRule
+from companion.core.presets import ExhaustedPoolRule
 from companion.core.scoring import MAX_ROUNDS, RULE_RANGES, Ending, Rack
 from companion.core.tiles import NotationError, parse_rack
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
@@ -63,9 +63,9 @@ class NewSessionForm(FlaskForm):
         for position, seat in enumerate(seats[:-1]):
             if not named[position] and any(named[position + 1:]):
                 later = next(i for i in range(position + 1, len(seats)) if named[i])
-                seat.errors = [*seat.errors,
-                               (f"Seat {position + 1} is empty but seat {later + 1} is not: "
-                                "fill the seats in seating order, with no gap.")]
+                gap = (f"Seat {position + 1} is empty but seat {later + 1} is not: "
+                       "fill the seats in seating order, with no gap.")
+                seat.errors = [*seat.errors, gap]
                 raise ValidationError(f"seat {position + 1} is empty")
 
     def overrides(self) -> dict[str, object]:
@@ -107,7 +107,7 @@ class PlayerLineForm(Form):
                                   **TILE_FIELD})
     total = IntegerField("or points", validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
-    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, MOST_JOKERS_IN_A_BOX)],
+    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],
                           render_kw={"inputmode": "numeric", "min": 0, "max": 8})
     score = StringField("Score", validators=[signed_whole_number],
                         render_kw={"autocomplete": "off", "placeholder": "−5 or +24"})

@@ -28,6 +28,8 @@ import hashlib
 import hmac
 import io
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,7 +146,7 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def edit_key_of(session: ScoreSession) -> str:
+def edit_key_of(session: ScoreSession | SheetView) -> str:
     """The session's edit key, derived from the server's secret: the server can show the
     share link again to an editor, while the database keeps only its hash."""
     secret = str(current_app.config["SECRET_KEY"]).encode()
@@ -157,19 +159,19 @@ def _urlsafe(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def key_opens(session: ScoreSession, key: str | None) -> bool:
+def key_opens(session: ScoreSession | SheetView, key: str | None) -> bool:
     """Constant-time comparison of the key's hash with the stored hash."""
     return hmac.compare_digest(hash_key(key or ""), session.edit_key_hash) and bool(key)
 
 
-def shareable_key(session: ScoreSession) -> str | None:
+def shareable_key(session: ScoreSession | SheetView) -> str | None:
     """The key for the share link, if it still opens the session (a changed server secret
     makes a new one that does not)."""
     key = edit_key_of(session)
     return key if key_opens(session, key) else None
 
 
-def has_access(session: ScoreSession, device_hash: str | None) -> bool:
+def has_access(session: ScoreSession | SheetView, device_hash: str | None) -> bool:
     if not device_hash:
         return False
     found = db.session.scalar(select(SessionAccess.id).where(
@@ -181,6 +183,26 @@ def grant_access(session: ScoreSession, device_hash: str) -> None:
     """Let a browser change a session (it created it or used its share link)."""
     if not has_access(session, device_hash):
         db.session.add(SessionAccess(session_id=session.id, device_hash=device_hash))
+
+
+def adopt_old_edit_keys(keys: object, device_hash: str) -> int:
+    """Edit keys an older version kept in the Flask session cookie (integer session id → key):
+    each one that still opens its session becomes an access row of this browser. Returns how
+    many did."""
+    if not isinstance(keys, dict):
+        return 0
+    begin_write()
+    adopted = 0
+    for session_id, key in list(keys.items())[:1000]:
+        if not (isinstance(session_id, str) and session_id.isascii() and session_id.isdigit()
+                and len(session_id) < 10 and isinstance(key, str)):
+            continue
+        session = db.session.get(ScoreSession, int(session_id))
+        if session is not None and key_opens(session, key):
+            grant_access(session, device_hash)
+            adopted += 1
+    db.session.commit()
+    return adopted
 
 
 def sessions_of_device(device_hash: str | None) -> list[tuple[ScoreSession, int]]:
@@ -211,6 +233,87 @@ def read_session(public_id: str, *, history: bool = False) -> ScoreSession | Non
         options.append(selectinload(ScoreSession.changes))
     return db.session.scalar(select(ScoreSession).where(ScoreSession.public_id == public_id)
                              .options(*options))
+
+
+@dataclass
+class SheetView:
+    """What the score sheet shows of a session at one version, computed once and served again
+    until the session changes: the pages and the JSON read it without loading a single game.
+
+    Its fields are named as on ``ScoreSession`` so the templates take either. ``rendered``
+    keeps rendered pieces (the sheet table per kind of viewer, the JSON body per host).
+    """
+
+    id: int
+    public_id: str
+    version: int
+    edit_key_hash: str
+    player_names: tuple[str, ...]
+    base_preset: Any
+    rule_overrides: dict[str, Any]
+    rounds: int
+    sheet: ScoreSheet
+    last_game: int | None
+    redo: int | None
+    json: dict[str, Any]
+    rendered: dict[Any, Any] = field(default_factory=dict)
+
+
+SHEET_VIEWS_KEPT = 512
+_sheet_views: OrderedDict[tuple[str, int], SheetView] = OrderedDict()
+_sheet_views_lock = threading.Lock()
+
+
+def sheet_view(public_id: str) -> SheetView | None:
+    """The session's sheet at its current version. When that version was computed before, one
+    indexed single-row query is all a read costs; else the session is loaded whole in one
+    transaction (so the version and the games agree) and kept for the next reader."""
+    version = current_version(public_id)
+    if version is None:
+        return None
+    with _sheet_views_lock:
+        view = _sheet_views.get((public_id, version))
+        if view is not None:
+            _sheet_views.move_to_end((public_id, version))
+            return view
+    begin_read()
+    session = read_session_in_this_transaction(public_id)
+    if session is None:
+        return None
+    view = SheetView(session.id, session.public_id, session.version, session.edit_key_hash,
+                     session.player_names, session.base_preset,
+                     dict(session.rule_overrides or {}), session.rounds, sheet_of(session),
+                     session.games[-1].number if session.games else None,
+                     redo_offer(session), session_json(session))
+    with _sheet_views_lock:
+        _sheet_views[(public_id, view.version)] = view
+        while len(_sheet_views) > SHEET_VIEWS_KEPT:
+            _sheet_views.popitem(last=False)
+    return view
+
+
+def current_version(public_id: str) -> int | None:
+    """The session's version, asked on a bare driver connection: the ORM's machinery costs
+    ten times the query itself, and this is the whole cost of a read served from memory."""
+    engine = db.engine
+    placeholder = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(f"SELECT version FROM score_session WHERE public_id = {placeholder}",
+                       (public_id,))
+        row = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
+    return None if row is None else int(row[0])
+
+
+def read_session_in_this_transaction(public_id: str) -> ScoreSession | None:
+    return db.session.scalar(select(ScoreSession).where(ScoreSession.public_id == public_id)
+                             .options(selectinload(ScoreSession.players),
+                                      selectinload(ScoreSession.games)
+                                      .selectinload(Game.entries)))
 
 
 def lock_session(public_id: str) -> ScoreSession | None:
@@ -427,7 +530,7 @@ def undo_last_game(session: ScoreSession, game_number: int, *,
 
     def work() -> None:
         db.session.delete(game)
-        session.updated_at = utc_now()
+        _changed(session)
         _log(session, game_number, "undone", result, None, idempotency, answer)
 
     _commit(session, game_number, work)
@@ -468,7 +571,12 @@ def _fill(session: ScoreSession, game: Game, result: GameResult) -> None:
             entry.rack = format_tiles(rack.tiles)
         elif rack is not None:
             entry.rack_points, entry.rack_jokers = rack.points, rack.jokers
+    _changed(session)
+
+
+def _changed(session: ScoreSession) -> None:
     session.updated_at = utc_now()
+    session.version = (session.version or 0) + 1
 
 
 def _log(session: ScoreSession, number: int, action: str, before: GameResult | None,

@@ -27,6 +27,8 @@ from flask import (
     request,
     url_for,
 )
+from flask import session as browser
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import (
@@ -46,10 +48,14 @@ from companion.web.scores.service import (
     Idempotency,
     IdempotencyKeyReused,
     SessionStateError,
+    SheetView,
     WriteAnswer,
 )
+from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
+
+bp.teardown_app_request(end_write)
 
 DEVICE_COOKIE = "companion_device"
 DEVICE_COOKIE_DAYS = 400
@@ -58,7 +64,7 @@ DEVICE_COOKIE_DAYS = 400
 # This browser --------------------------------------------------------------------------------
 
 def device_hash() -> str | None:
-    token = request.cookies.get(DEVICE_COOKIE, "")
+    token = g.get("new_device_token") or request.cookies.get(DEVICE_COOKIE, "")
     return hashlib.sha256(token.encode()).hexdigest() if 20 <= len(token) <= 100 else None
 
 
@@ -82,7 +88,15 @@ def set_device_cookie(response: Response) -> Response:
     return response
 
 
-def can_edit(score_session: ScoreSession) -> bool:
+@bp.before_request
+def adopt_old_edit_keys() -> None:
+    """A browser from before device cookies keeps its edit rights, and its Flask session
+    cookie loses the readable keys."""
+    if "edit_keys" in browser:
+        service.adopt_old_edit_keys(browser.pop("edit_keys"), device_hash_to_grant())
+
+
+def can_edit(score_session: ScoreSession | SheetView) -> bool:
     return service.has_access(score_session, device_hash())
 
 
@@ -172,29 +186,56 @@ def delete_session(session_id: str) -> BaseResponse | str:
 
 # The sheet -----------------------------------------------------------------------------------
 
-def render_sheet(score_session: ScoreSession, *, editable: bool, template: str) -> str:
-    key = service.shareable_key(score_session) if editable else None
-    share = (url_for(".join_session", session_id=score_session.public_id, key=key,
+def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
+    """The sheet page: the table (the costly part) is rendered once per session version and
+    kind of viewer. For an editor the page around it is rendered every time (its buttons carry
+    the browser's CSRF token); for a reader with no message waiting the whole page is the same
+    for everyone at this version, so it is rendered once."""
+    if not editable and "_flashes" not in browser:
+        page_key = ("page", template, request.host_url)
+        page = view.rendered.get(page_key)
+        if page is None:
+            page = view.rendered[page_key] = _render_sheet(view, editable=False,
+                                                           template=template)
+        return str(page)
+    return _render_sheet(view, editable=editable, template=template)
+
+
+def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
+    table = view.rendered.get(("table", editable))
+    if table is None:
+        table = Markup(render_template("scores/_sheet_table.html", score_session=view,
+                                       sheet=view.sheet, can_edit=editable,
+                                       ending_words=ENDING_WORDS))
+        view.rendered[("table", editable)] = table
+    key = service.shareable_key(view) if editable else None
+    share = (url_for(".join_session", session_id=view.public_id, key=key,
                      _external=True) if key else None)
-    return render_template(template, score_session=score_session, can_edit=editable,
-                           sheet=service.sheet_of(score_session), share_link=share,
-                           view_link=url_for(".view_sheet", session_id=score_session.public_id,
+    return render_template(template, score_session=view, can_edit=editable, sheet=view.sheet,
+                           sheet_table=table, share_link=share,
+                           view_link=url_for(".view_sheet", session_id=view.public_id,
                                              _external=True),
-                           redo=service.redo_offer(score_session) if editable else None,
-                           ending_words=ENDING_WORDS, form=ConfirmForm())
+                           redo=view.redo if editable else None,
+                           form=ConfirmForm() if editable else None)
+
+
+def load_view(session_id: str) -> SheetView:
+    view = service.sheet_view(session_id)
+    if view is None:
+        abort(404, description="There is no such score session (check the link).")
+    return view
 
 
 @bp.get("/<session_id>")
 def score_sheet(session_id: str) -> str:
-    score_session = load(session_id)
-    return render_sheet(score_session, editable=can_edit(score_session),
-                        template="scores/sheet.html")
+    view = load_view(session_id)
+    return render_sheet(view, editable=can_edit(view), template="scores/sheet.html")
 
 
 @bp.get("/<session_id>/view")
 def view_sheet(session_id: str) -> str:
     """The read-only standings for other phones: no edit buttons, refreshes itself."""
-    return render_sheet(load(session_id), editable=False, template="scores/view.html")
+    return render_sheet(load_view(session_id), editable=False, template="scores/view.html")
 
 
 @bp.get("/<session_id>/sheet.csv")
