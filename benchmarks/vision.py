@@ -34,7 +34,7 @@ import numpy as np
 from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN
 from companion.core.tiles import ImpossibleTilesError, Tile
-from companion.vision import PhotoError, read_image, read_photo
+from companion.vision import PhotoError, read_image, read_photo, read_rack
 from companion.vision.layout import group_into_sets
 from companion.vision.reading import PhotoReading
 
@@ -225,27 +225,89 @@ def synthetic(count: int) -> Tally:
     return tally
 
 
-def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
-    """Read 4000×3000 JPEGs (valid photos scaled up) from their bytes, decode included.
+def _twelve_mp_jpeg(image: np.ndarray, size: tuple[int, int] = (4000, 3000)) -> bytes:
+    big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+    return cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
-    Two photos: the first of ``valid/`` (15 tiles) and the one with the most tiles (54 small
-    ones, which also takes the detector's second, larger look): the slow case.
+
+def _elapsed_ms(action: object, *arguments: object) -> float:
+    started = time.perf_counter()
+    action(*arguments)  # type: ignore[operator]
+    return (time.perf_counter() - started) * 1000
+
+
+_PEAK_SCRIPT = """
+import sys, cv2, numpy as np
+from companion.vision import read_photo, read_rack, PhotoError
+cv2.setNumThreads(2)
+data = open(sys.argv[2], 'rb').read()
+small = cv2.imencode('.jpg', np.full((64, 64, 3), 90, np.uint8))[1].tobytes()
+try:
+    read_photo(small)  # loads the networks before the baseline
+except PhotoError:
+    pass
+def status(key):
+    for line in open('/proc/self/status'):
+        if line.startswith(key):
+            return int(line.split()[1])
+open('/proc/self/clear_refs', 'w').write('5')  # restart the peak (VmHWM) from here
+before = status('VmRSS:')
+if sys.argv[1] == 'decode':
+    cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+else:
+    try:
+        (read_rack if sys.argv[1] == 'rack' else read_photo)(data)
+    except PhotoError:
+        pass
+print(status('VmHWM:') - before)
+"""
+
+
+def peak_megabytes(mode: str, data: bytes) -> float:
+    """Peak memory (VmHWM, restarted after the networks are loaded) a fresh interpreter adds
+    to decode or read ``data``; Linux only."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".jpg") as photo:
+        photo.write(data)
+        photo.flush()
+        result = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, mode, photo.name],
+                                capture_output=True, text=True, check=True)
+    return round(int(result.stdout.strip()) / 1024, 1)
+
+
+def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
+    """Read 4000×3000 JPEGs from their bytes, decode included, side by side with
+    ``cv2.imdecode`` of the same file (the yardstick, measured in the same run).
+
+    Three photos: the first of ``valid/`` (15 tiles), the one with the most tiles (54 small
+    ones, which also takes the detector's second, larger look), and a rendered rack.
     """
+    from training.synthetic_rack import random_rack, render_rack
+
     photos = sorted((DATA_ROOT / "valid" / "images").glob("*.jpg"))
     labels = DATA_ROOT / "valid" / "labels"
     busiest = max(photos, key=lambda path: len((labels / f"{path.stem}.txt").read_text().splitlines()))
-    results = {}
-    for name, source in (("a 12 MP JPEG of 15 tiles", photos[0]), ("a 12 MP JPEG of 54 tiles", busiest)):
-        image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
-        data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
-        read_photo(data)  # warm-up: loads the networks
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            read_photo(data)
-            times.append((time.perf_counter() - started) * 1000)
-        results[f"ms for {name} (median)"] = round(statistics.median(times), 1)
-        results[f"ms for {name} (worst)"] = round(max(times), 1)
+    rack = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103).image
+    cases = (("a photo of 15 tiles", cv2.imread(str(photos[0])), read_photo, "photo"),
+             ("a photo of 54 tiles", cv2.imread(str(busiest)), read_photo, "photo"),
+             ("a rack photo", rack, read_rack, "rack"))
+    results: dict[str, float] = {}
+    for name, source, reader, mode in cases:
+        data = _twelve_mp_jpeg(source)
+        reader(data)  # warm-up: loads the networks
+        buffer = np.frombuffer(data, np.uint8)
+        decode_ms = read_ms = 0.0
+        for _ in range(repeats):  # interleaved, so both see the same load on the machine
+            decode_ms += _elapsed_ms(cv2.imdecode, buffer, cv2.IMREAD_COLOR)
+            read_ms += _elapsed_ms(reader, data)
+        results[f"{name}: ms cv2.imdecode"] = round(decode_ms / repeats, 1)
+        results[f"{name}: ms read"] = round(read_ms / repeats, 1)
+        results[f"{name}: read / decode"] = round(read_ms / decode_ms, 2)
+        results[f"{name}: peak MB decode"] = peak_megabytes("decode", data)
+        results[f"{name}: peak MB read"] = peak_megabytes(mode, data)
     return results
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
-from companion.vision.decode import decode_image
+from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.reading import ReadTile
@@ -84,16 +84,20 @@ class RackReading:
 
 def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
     """Read the tiles on the rack in a photo and the rack's value; PhotoError on bad input."""
-    return read_rack_image(decode_image(data), preset=preset)
+    return read_rack_image(decode_for_reading(data), preset=preset)
 
 
-def read_rack_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> RackReading:
-    height, width = image.shape[:2]
+def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
+                    preset: Preset = PRESSMAN) -> RackReading:
+    """Read a decoded rack photo (see ``read_rack``)."""
+    if isinstance(photo, np.ndarray):
+        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+    width, height = photo.width, photo.height
     try:
-        read = find_and_read(image, upright=True)
+        read = find_and_read(photo, upright=True)
     except PhotoError as error:
         raise PhotoError(NO_TILES) from error
-    rows = find_rack_rows(image, read)
+    rows = find_rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rows:
         raise PhotoError(NO_RACK)
     on_rack = {index for row in rows for index in row}
@@ -119,9 +123,14 @@ class _Row:
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
 
 
-def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
-    """The rack's rows (top first) as lists of tile indexes, left to right; [] if no rack."""
-    geometry = [_tile_geometry(corners) for corners in read.corners]
+def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
+                   ) -> list[list[int]]:
+    """The rack's rows (top first) as lists of tile indexes, left to right; [] if no rack.
+
+    ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
+    into its pixels.
+    """
+    geometry = [_tile_geometry(corners * scale) for corners in read.corners]
     standing = [i for i, (_, up, _, _) in enumerate(geometry)
                 if float(up @ np.array([0.0, -1.0])) > STANDING_COS]
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -129,7 +138,7 @@ def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
     lab[..., 1:] -= 128
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
-        cv2.fillConvexPoly(covered, np.round(corners).astype(np.int32), 1)
+        cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
     rows = [row for group in _rows_of(standing, geometry)
             if (row := _row_on_bar(lab, covered, group, geometry)) is not None]
     if not rows:

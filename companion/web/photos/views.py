@@ -63,19 +63,19 @@ def read_photo() -> tuple[str, int] | str:
         return render_page(upload_form), 422
 
     # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
-    from companion.vision import PhotoError, annotate, decode_image, read_image
+    from companion.vision import PhotoError, annotate, decode_for_reading, read_decoded
     from companion.web.photos.carry import CarriedPhoto
 
     preset = get_preset(upload_form.preset.data)
     try:
         # read_photo() in two steps: the decoded photo also makes the copy that is carried
-        image = decode_image(upload_form.photo.data.read())
-        reading = read_image(image, preset=preset)
+        photo = decode_for_reading(upload_form.photo.data.read())
+        reading = read_decoded(photo, preset=preset)
     except PhotoError as error:
         upload_form.photo.errors = [str(error)]
         return render_page(upload_form), 422
 
-    carried = CarriedPhoto.of(image, reading)
+    carried = CarriedPhoto.of(photo.image, reading)
     reading_json, preview_base64 = carried.fields()
     table_text = "\n".join(format_table((meld,)) for meld in reading.table)
     recheck_form = RecheckForm(formdata=None, table=table_text, preset=preset.key,
