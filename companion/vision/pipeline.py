@@ -14,6 +14,7 @@ from companion.vision.detect import FoundTile, find_tiles
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
+from companion.vision.quality import check_light, check_readable
 from companion.vision.reading import PhotoReading, ReadTile
 
 # Below this the tile is shown to the user to confirm. Chosen on held-out training photos
@@ -59,6 +60,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     factor = photo.factor
+    check_light(photo.image)
     found = [tile.scaled(factor) for tile in find_tiles(photo.image)]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
     if not found:
@@ -77,6 +79,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     best = probabilities.argmax(axis=1)
     corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
+    check_readable(crops, confidence < LOW_CONFIDENCE)
     return ReadFound(found, corners, best, confidence)
 
 

@@ -96,7 +96,9 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     try:
         read = find_and_read(photo, upright=True)
     except PhotoError as error:
-        raise PhotoError(NO_TILES) from error
+        if str(error).startswith("no tiles found"):
+            raise PhotoError(NO_TILES) from error
+        raise
     rows = find_rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rows:
         raise PhotoError(NO_RACK)
