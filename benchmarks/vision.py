@@ -311,6 +311,52 @@ def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
     return results
 
 
+RACK_SEEDS = 5_000_000  # the fixed rack set: seeds from here, far from any training render
+
+
+def racks(count: int) -> dict[str, float | int | str]:
+    """The rack reader on ``count`` fixed rack renders (one or two rows, every rack colour,
+    both designs, slant, close-ups, tiles lying around the rack that must be left out)."""
+    from collections import Counter
+
+    from training.synthetic_rack import random_rack, render_rack
+
+    found_rack = exact = value_right = true_tiles = right = extra = 0
+    strays = strays_left_out = confident_wrong = 0
+    times = []
+    for seed in range(RACK_SEEDS, RACK_SEEDS + count):
+        render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
+        truth = Counter(render.rack_tiles)
+        true_tiles += len(render.rack_tiles)
+        strays += len(render.stray)
+        started = time.perf_counter()
+        try:
+            reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
+        except PhotoError:
+            times.append((time.perf_counter() - started) * 1000)
+            continue
+        times.append((time.perf_counter() - started) * 1000)
+        found_rack += 1
+        read = Counter(reading.rack)
+        right += sum((truth & read).values())
+        extra += sum((read - truth).values())
+        exact += read == truth
+        value_right += reading.value == sum(tile.number or 30 for tile in render.rack_tiles)
+        strays_left_out += min(len(reading.ignored), len(render.stray))
+        confident_wrong += sum(1 for tile in reading.tiles
+                               if not tile.low_confidence and tile.tile not in truth)
+    return {
+        "racks found": f"{found_rack}/{count}",
+        "racks read exactly": f"{exact}/{count}",
+        "rack value right": f"{value_right}/{count}",
+        "rack tiles found and read right": round(right / max(true_tiles, 1), 4),
+        "tiles wrongly counted on the rack": extra,
+        "tiles off the rack left out": f"{strays_left_out}/{strays}",
+        "confident misreads": confident_wrong,
+        "ms per rack photo (median, 1280×960)": round(statistics.median(times), 1),
+    }
+
+
 def _class_names() -> list[str]:
     text = (DATA_ROOT / "data.yaml").read_text()
     inner = text.split("names:", 1)[1].split("[", 1)[1].split("]", 1)[0]
@@ -326,6 +372,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--synthetic", type=int, default=60, help="synthetic photos (0: none)")
     parser.add_argument("--skip-valid", action="store_true")
+    parser.add_argument("--racks", type=int, default=40, help="rack photos (0: none)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -352,6 +399,11 @@ def main() -> None:
             print(f"  {key:36s} {value}")
         if args.confusions:
             print("  misreads:", dict(sorted(tally.confusions.items(), key=lambda kv: -kv[1])))
+    if args.racks:
+        results["racks"] = racks(args.racks)
+        print(f"== racks ({args.racks} rendered rack photos)")
+        for key, value in results["racks"].items():
+            print(f"  {key:36s} {value}")
     results["12 MP"] = twelve_megapixels()
     print("== 12-megapixel photo")
     for key, value in results["12 MP"].items():

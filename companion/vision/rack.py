@@ -32,7 +32,9 @@ NO_RACK = ("no rack found: photograph the rack from the front or a little from a
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 
-STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
+STANDING_COS = np.cos(np.radians(40))
+ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
+PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side  # a standing tile's up is within 40° of the photo's up
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
@@ -153,7 +155,8 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     for other in rows[1:]:
         apart = float((other.origin - first.origin) @ first.down)
         alike = 0.7 < other.tile_height / first.tile_height < 1.4
-        if alike and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
+        parallel = abs(float(other.right @ first.right)) > PARALLEL_COS
+        if alike and parallel and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
                 and _overlap(first, other):
             rack.append(other)
             break
@@ -198,6 +201,7 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
             up /= np.linalg.norm(up) or 1.0
             height = (height_a + height_b) / 2
             if (abs(float((bottom_b - bottom_a) @ up)) < ROW_TOLERANCE * height
+                    and float(up_a @ up_b) > ROW_UP_COS
                     and max(height_a, height_b) < 1.4 * min(height_a, height_b)):
                 parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
@@ -232,6 +236,11 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
         right = fitted / np.linalg.norm(fitted)
         along = (bottoms - origin) @ right
     down = np.array([-right[1], right[0]])  # right (1, 0) gives down (0, 1): y points down
+    off_line = np.abs((bottoms - origin) @ down) > ROW_TOLERANCE * tile_height
+    if off_line.any() and not off_line.all():
+        # a tile chained in by a neighbour but off the row's own line stands elsewhere
+        return _row_on_bar(lab, covered, [i for i, off in zip(group, off_line) if not off],
+                           geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
     image_height, image_width = lab.shape[:2]
     reach = float(np.hypot(image_width, image_height))
@@ -296,4 +305,16 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     kept = [(a, i) for a, i in zip(along, group) if extent[0] <= a <= extent[1]]
     if not kept:
         return None
+    # a tile standing in line with the rack's tiles, less than a tile from them, stands on
+    # the same rack even where the bar under it was not seen (shade, a dark rack's end)
+    kept_along = [a for a, _ in kept]
+    left_out = sorted((a, i) for a, i in zip(along, group) if (a, i) not in kept)
+    grew = True
+    while grew:
+        grew = False
+        for a, i in left_out:
+            if (a, i) not in kept and min(abs(a - b) for b in kept_along) < 1.9 * tile_width:
+                kept.append((a, i))
+                kept_along.append(a)
+                grew = True
     return _Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent)
