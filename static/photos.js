@@ -85,6 +85,24 @@
       });
     });
   }
+  // The rules' hint: a tap puts the suggested tile in place of the unsure one (never by itself).
+  document.querySelectorAll(".use-suggestion").forEach(function (button) {
+    button.addEventListener("click", function () {
+      if (!table) return;
+      const lines = table.value.split("\n");
+      const line = Number(button.dataset.suggestSet);
+      const tokens = (lines[line] || "").trim().split(/[\s,]+/);
+      const position = Number(button.dataset.suggestPosition);
+      if (position >= tokens.length) return;
+      tokens[position] = button.dataset.suggestTile;
+      lines[line] = tokens.join(" ");
+      table.value = lines.join("\n");
+      table.dispatchEvent(new Event("input", { bubbles: true }));
+      button.disabled = true;
+      button.textContent = "Used: re-check to see the verdict";
+    });
+  });
+
   if (table) {
     table.addEventListener("input", function () {
       const sets = table.value.split("\n").map(function (line) { return line.trim(); })

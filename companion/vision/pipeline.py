@@ -24,7 +24,8 @@ MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # A tile is cut from a reduced decode only when it stays at least this wide there: the
 # reader's crop is 48 px wide, and the margin keeps thin strokes.
 CROP_SOURCE_WIDTH = 56
-SQUARISH = 0.8  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
+SQUARISH = 0.8
+ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,6 +38,7 @@ class ReadFound:
     corners: list[np.ndarray]
     best: np.ndarray
     confidence: np.ndarray
+    ranking: np.ndarray  # per tile, class indexes from likeliest to least likely
 
     def tile(self, index: int) -> ReadTile:
         """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
@@ -44,7 +46,8 @@ class ReadFound:
         return ReadTile(
             tile=TILE_CLASSES[int(self.best[index])], confidence=confidence,
             outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
-            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE)
+            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE,
+            alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]))
 
 
 def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
@@ -80,7 +83,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     check_readable(crops, confidence < LOW_CONFIDENCE)
-    return ReadFound(found, corners, best, confidence)
+    ranking = np.argsort(-probabilities, axis=1)
+    return ReadFound(found, corners, best, confidence, ranking)
 
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:

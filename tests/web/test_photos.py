@@ -439,3 +439,20 @@ def test_an_unwritable_annotation_path_is_bad_input_not_a_traceback(
     result = run_read_photo("--annotate", str(target), str(sample_photo))
     assert result.exit_code == 2
     assert f"cannot write the picture to {target}" in result.stderr
+
+
+def test_the_rules_hint_is_offered_as_a_button_never_applied(app: Flask) -> None:
+    from companion.core.tiles import Tile
+    from companion.vision.reading import Suggestion
+    from companion.web.photos.forms import PhotoUploadForm, RecheckForm
+    from companion.web.photos.views import render_page
+
+    hint = Suggestion(set_index=1, position=2, tile_index=5, read=Tile.parse("O7"),
+                      suggested=Tile.parse("R7"))
+    with app.test_request_context("/photo"):
+        page = render_page(PhotoUploadForm(formdata=None),
+                           recheck_form=RecheckForm(formdata=None, table="K1 K2 K3\nR5 R6 O7"),
+                           suggestions=(hint,))
+    assert "Set 2 is not legal as read" in page
+    assert 'data-suggest-set="1"' in page and 'data-suggest-tile="R7"' in page
+    assert "R5 R6 O7</textarea>" in page

@@ -87,6 +87,7 @@ def read_photo() -> tuple[str, int] | str:
         verdict=reading.verdict,
         reading_error=reading.error,
         unsure=unsure_tiles(carried),
+        suggestions=reading.suggestions,
         checked_table=format_table(reading.table) if reading.verdict is not None else None,
         preset_key=preset.key)
 
@@ -151,4 +152,5 @@ def render_page(upload_form: PhotoUploadForm, *, picture: bytes | None = None,
         picture=base64.b64encode(picture).decode("ascii") if picture else None,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
         **{"recheck_form": None, "verdict": None, "reading_error": None, "unsure": [],
-           "picture_note": None, "checked_table": None, "preset_key": "pressman"} | context)
+           "picture_note": None, "checked_table": None, "preset_key": "pressman",
+           "suggestions": ()} | context)
