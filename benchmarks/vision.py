@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
-    .venv/bin/python -m benchmarks.vision [--synthetic 60] [--skip-valid] [--json out.json]
-        [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
+    .venv/bin/python -m benchmarks.vision [--synthetic 60] [--racks 40] [--skip-valid]
+        [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -10,9 +10,11 @@ wrong), exact-set rate (true sets found with exactly their tiles, every tile rea
 synthetic set also in laid order), whole-table verdict accuracy (the rules core's verdict on
 what was read against its verdict on the truth; a table called legal that is not is counted
 apart as a false "legal"), tiles missed, how many misreads (tiles found but read wrong: a
-missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo, plus a
-12-megapixel JPEG read from its bytes (decode included). ``--reader`` / ``--detector`` measure
-candidate ONNX networks in place of the shipped ones.
+missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
+rack reader is measured on a fixed set of rack renders (``racks``). Speed: 12-megapixel JPEGs
+(two real photos scaled up, and a rack render) read from their bytes, timed side by side with
+``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
+``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
 outlines with the reader's own neighbour rule (companion.vision.layout). The labelled photos
