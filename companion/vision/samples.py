@@ -43,3 +43,28 @@ def keep_sample(folder: Path, jpeg: bytes, tiles: Sequence[tuple[Tile, Sequence[
     label = folder / "labels" / f"{stem}.txt"
     label.write_text("\n".join(lines) + "\n")
     return label
+
+
+SAMPLE_LONG_SIDE = 1600  # kept photos are shrunk to this: enough to cut tiles from
+
+
+def keep_photo_sample(folder: Path, data: bytes,
+                      tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]]) -> Path | None:
+    """``keep_sample`` for an uploaded photo (any size, JPEG or PNG): a copy at most
+    SAMPLE_LONG_SIDE long is kept, the outlines (in the photo's pixels) scaled to it."""
+    import cv2
+
+    from companion.vision.decode import decode_for_reading
+
+    photo = decode_for_reading(data)
+    image = photo.image
+    shrink = min(1.0, SAMPLE_LONG_SIDE / max(image.shape[:2]))
+    if shrink < 1.0:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    scale = image.shape[1] / photo.width
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        return None
+    scaled = [(tile, [(round(x * scale), round(y * scale)) for x, y in outline])
+              for tile, outline in tiles]
+    return keep_sample(folder, jpeg.tobytes(), scaled)
