@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
-    .venv/bin/python -m benchmarks.vision [--synthetic 60] [--skip-valid] [--json out.json]
-        [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
+    .venv/bin/python -m benchmarks.vision [--synthetic 60] [--racks 40] [--skip-valid]
+        [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -10,9 +10,11 @@ wrong), exact-set rate (true sets found with exactly their tiles, every tile rea
 synthetic set also in laid order), whole-table verdict accuracy (the rules core's verdict on
 what was read against its verdict on the truth; a table called legal that is not is counted
 apart as a false "legal"), tiles missed, how many misreads (tiles found but read wrong: a
-missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo, plus a
-12-megapixel JPEG read from its bytes (decode included). ``--reader`` / ``--detector`` measure
-candidate ONNX networks in place of the shipped ones.
+missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
+rack reader is measured on a fixed set of rack renders (``racks``). Speed: 12-megapixel JPEGs
+(two real photos scaled up, and a rack render) read from their bytes, timed side by side with
+``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
+``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
 outlines with the reader's own neighbour rule (companion.vision.layout). The labelled photos
@@ -34,7 +36,7 @@ import numpy as np
 from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN
 from companion.core.tiles import ImpossibleTilesError, Tile
-from companion.vision import PhotoError, read_image, read_photo
+from companion.vision import PhotoError, read_image, read_photo, read_rack
 from companion.vision.layout import group_into_sets
 from companion.vision.reading import PhotoReading
 
@@ -225,28 +227,141 @@ def synthetic(count: int) -> Tally:
     return tally
 
 
-def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
-    """Read 4000×3000 JPEGs (valid photos scaled up) from their bytes, decode included.
+def _twelve_mp_jpeg(image: np.ndarray, size: tuple[int, int] = (4000, 3000)) -> bytes:
+    big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+    return cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
-    Two photos: the first of ``valid/`` (15 tiles) and the one with the most tiles (54 small
-    ones, which also takes the detector's second, larger look): the slow case.
+
+def _elapsed_ms(action: object, *arguments: object) -> tuple[float, float]:
+    """Wall-clock and CPU milliseconds of one call (CPU time is what a machine shared with
+    other work still measures fairly)."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    action(*arguments)  # type: ignore[operator]
+    return ((time.perf_counter() - started) * 1000, (time.process_time() - started_cpu) * 1000)
+
+
+_PEAK_SCRIPT = """
+import sys, cv2, numpy as np
+from companion.vision import read_photo, read_rack, PhotoError
+cv2.setNumThreads(2)
+data = open(sys.argv[2], 'rb').read()
+small = cv2.imencode('.jpg', np.full((64, 64, 3), 90, np.uint8))[1].tobytes()
+try:
+    read_photo(small)  # loads the networks before the baseline
+except PhotoError:
+    pass
+def status(key):
+    for line in open('/proc/self/status'):
+        if line.startswith(key):
+            return int(line.split()[1])
+open('/proc/self/clear_refs', 'w').write('5')  # restart the peak (VmHWM) from here
+before = status('VmRSS:')
+if sys.argv[1] == 'decode':
+    cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+else:
+    try:
+        (read_rack if sys.argv[1] == 'rack' else read_photo)(data)
+    except PhotoError:
+        pass
+print(status('VmHWM:') - before)
+"""
+
+
+def peak_megabytes(mode: str, data: bytes) -> float:
+    """Peak memory (VmHWM, restarted after the networks are loaded) a fresh interpreter adds
+    to decode or read ``data``; Linux only."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".jpg") as photo:
+        photo.write(data)
+        photo.flush()
+        result = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, mode, photo.name],
+                                capture_output=True, text=True, check=True)
+    return round(int(result.stdout.strip()) / 1024, 1)
+
+
+def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
+    """Read 4000×3000 JPEGs from their bytes, decode included, side by side with
+    ``cv2.imdecode`` of the same file (the yardstick, measured in the same run).
+
+    Three photos: the first of ``valid/`` (15 tiles), the one with the most tiles (54 small
+    ones, which also takes the detector's second, larger look), and a rendered rack.
     """
+    from training.synthetic_rack import random_rack, render_rack
+
     photos = sorted((DATA_ROOT / "valid" / "images").glob("*.jpg"))
     labels = DATA_ROOT / "valid" / "labels"
     busiest = max(photos, key=lambda path: len((labels / f"{path.stem}.txt").read_text().splitlines()))
-    results = {}
-    for name, source in (("a 12 MP JPEG of 15 tiles", photos[0]), ("a 12 MP JPEG of 54 tiles", busiest)):
-        image = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
-        data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
-        read_photo(data)  # warm-up: loads the networks
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            read_photo(data)
-            times.append((time.perf_counter() - started) * 1000)
-        results[f"ms for {name} (median)"] = round(statistics.median(times), 1)
-        results[f"ms for {name} (worst)"] = round(max(times), 1)
+    rack = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103).image
+    cases = (("a photo of 15 tiles", cv2.imread(str(photos[0])), read_photo, "photo"),
+             ("a photo of 54 tiles", cv2.imread(str(busiest)), read_photo, "photo"),
+             ("a rack photo", rack, read_rack, "rack"))
+    results: dict[str, float] = {}
+    for name, source, reader, mode in cases:
+        data = _twelve_mp_jpeg(source)
+        reader(data)  # warm-up: loads the networks
+        buffer = np.frombuffer(data, np.uint8)
+        decode, read = [], []
+        for _ in range(repeats):  # interleaved, so both see the same load on the machine
+            decode.append(_elapsed_ms(cv2.imdecode, buffer, cv2.IMREAD_COLOR))
+            read.append(_elapsed_ms(reader, data))
+        for unit, column in (("ms", 0), ("CPU ms", 1)):
+            decode_ms = statistics.median(times[column] for times in decode)
+            read_ms = statistics.median(times[column] for times in read)
+            results[f"{name}: {unit} cv2.imdecode"] = round(decode_ms, 1)
+            results[f"{name}: {unit} read"] = round(read_ms, 1)
+            results[f"{name}: read / decode ({unit})"] = round(read_ms / decode_ms, 2)
+        results[f"{name}: peak MB decode"] = peak_megabytes("decode", data)
+        results[f"{name}: peak MB read"] = peak_megabytes(mode, data)
     return results
+
+
+RACK_SEEDS = 5_000_000  # the fixed rack set: seeds from here, far from any training render
+
+
+def racks(count: int) -> dict[str, float | int | str]:
+    """The rack reader on ``count`` fixed rack renders (one or two rows, every rack colour,
+    both designs, slant, close-ups, tiles lying around the rack that must be left out)."""
+    from collections import Counter
+
+    from training.synthetic_rack import random_rack, render_rack
+
+    found_rack = exact = value_right = true_tiles = right = extra = 0
+    strays = strays_left_out = confident_wrong = 0
+    times = []
+    for seed in range(RACK_SEEDS, RACK_SEEDS + count):
+        render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
+        truth = Counter(render.rack_tiles)
+        true_tiles += len(render.rack_tiles)
+        strays += len(render.stray)
+        started = time.perf_counter()
+        try:
+            reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
+        except PhotoError:
+            times.append((time.perf_counter() - started) * 1000)
+            continue
+        times.append((time.perf_counter() - started) * 1000)
+        found_rack += 1
+        read = Counter(reading.rack)
+        right += sum((truth & read).values())
+        extra += sum((read - truth).values())
+        exact += read == truth
+        value_right += reading.value == sum(tile.number or 30 for tile in render.rack_tiles)
+        strays_left_out += min(len(reading.ignored), len(render.stray))
+        confident_wrong += sum(1 for tile in reading.tiles
+                               if not tile.low_confidence and tile.tile not in truth)
+    return {
+        "racks found": f"{found_rack}/{count}",
+        "racks read exactly": f"{exact}/{count}",
+        "rack value right": f"{value_right}/{count}",
+        "rack tiles found and read right": round(right / max(true_tiles, 1), 4),
+        "tiles wrongly counted on the rack": extra,
+        "tiles off the rack left out": f"{strays_left_out}/{strays}",
+        "confident misreads": confident_wrong,
+        "ms per rack photo (median, 1280×960)": round(statistics.median(times), 1),
+    }
 
 
 def _class_names() -> list[str]:
@@ -264,6 +379,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--synthetic", type=int, default=60, help="synthetic photos (0: none)")
     parser.add_argument("--skip-valid", action="store_true")
+    parser.add_argument("--racks", type=int, default=40, help="rack photos (0: none)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -290,6 +406,11 @@ def main() -> None:
             print(f"  {key:36s} {value}")
         if args.confusions:
             print("  misreads:", dict(sorted(tally.confusions.items(), key=lambda kv: -kv[1])))
+    if args.racks:
+        results["racks"] = racks(args.racks)
+        print(f"== racks ({args.racks} rendered rack photos)")
+        for key, value in results["racks"].items():
+            print(f"  {key:36s} {value}")
     results["12 MP"] = twelve_megapixels()
     print("== 12-megapixel photo")
     for key, value in results["12 MP"].items():

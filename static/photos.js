@@ -1,5 +1,6 @@
-// The photo page: name the chosen photo, refuse one over the upload limit before sending it,
-// say that the photo is being read, and keep the "take the result" links on the typed table.
+// The photo page: name the chosen photo and read it at once (refusing one over the upload
+// limit before sending it), show that it is being read (the button disabled, a progress
+// bar), and keep the "take the result" links on the typed table.
 (function () {
   "use strict";
 
@@ -39,6 +40,9 @@
           ? "The photo is too large (" + megabytes(file.size) + "): at most " +
             megabytes(maxBytes) + ". Take it again at a lower resolution or crop it."
           : "");
+        if (!tooLarge(file) && !uploadForm.classList.contains("is-reading")) {
+          uploadForm.requestSubmit();
+        }
       });
     });
 
@@ -49,9 +53,17 @@
         event.preventDefault();
         return;
       }
+      if (!file) return;  // the server asks for a photo
       uploadForm.classList.add("is-reading");
       const button = uploadForm.querySelector(".read-button");
-      if (file && button) button.textContent = "Reading the photo…";
+      if (button) {
+        button.textContent = "Reading the photo…";
+        // disabled after this event has let the form go; the file inputs stay enabled, or
+        // the photo would not be sent
+        window.setTimeout(function () { button.disabled = true; }, 0);
+      }
+      const progress = uploadForm.querySelector(".reading-progress");
+      if (progress) progress.hidden = false;
     });
   }
 
@@ -73,6 +85,24 @@
       });
     });
   }
+  // The rules' hint: a tap puts the suggested tile in place of the unsure one (never by itself).
+  document.querySelectorAll(".use-suggestion").forEach(function (button) {
+    button.addEventListener("click", function () {
+      if (!table) return;
+      const lines = table.value.split("\n");
+      const line = Number(button.dataset.suggestSet);
+      const tokens = (lines[line] || "").trim().split(/[\s,]+/);
+      const position = Number(button.dataset.suggestPosition);
+      if (position >= tokens.length) return;
+      tokens[position] = button.dataset.suggestTile;
+      lines[line] = tokens.join(" ");
+      table.value = lines.join("\n");
+      table.dispatchEvent(new Event("input", { bubbles: true }));
+      button.disabled = true;
+      button.textContent = "Used: re-check to see the verdict";
+    });
+  });
+
   if (table) {
     table.addEventListener("input", function () {
       const sets = table.value.split("\n").map(function (line) { return line.trim(); })

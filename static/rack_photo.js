@@ -73,6 +73,9 @@
         throw new Error(answer && answer.error ? answer.error : "the photo could not be read (" + response.status + ")");
       }
       field.value = answer.tiles.map(function (tile) { return tile.tile; }).join(" ");
+      box.readPhoto = input.files[0];
+      box.querySelector(".rack-photo-keep").hidden = false;
+      box.querySelector(".rack-photo-keep-button").disabled = false;
       field.dispatchEvent(new Event("input", { bubbles: true }));
       status.textContent = describe(answer);
       showUnsure(box, field, answer);
@@ -86,6 +89,34 @@
       progress.hidden = true;
     }
   }
+
+  async function keepSample(box, button) {
+    const field = document.getElementById(box.dataset.rackPhotoFor);
+    const status = box.querySelector(".rack-photo-status");
+    if (!field || !box.readPhoto) return;
+    const body = new FormData();
+    body.append("photo", box.readPhoto);
+    body.append("tiles", field.value);
+    button.disabled = true;
+    try {
+      const response = await fetch(box.dataset.keepEndpoint, { method: "POST", body: body });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || "not kept");
+      status.classList.remove("error");
+      status.textContent = "Kept: this photo and your corrected tiles will help train the reader. Thank you.";
+      box.querySelector(".rack-photo-keep").hidden = true;
+    } catch (error) {
+      status.classList.add("error");
+      status.textContent = "Not kept: " + error.message;
+      button.disabled = false;
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.matches(".rack-photo-keep-button")) return;
+    const box = event.target.closest(".rack-photo");
+    if (box) keepSample(box, event.target);
+  });
 
   document.addEventListener("change", function (event) {
     if (!event.target.matches(".rack-photo-input")) return;

@@ -52,11 +52,25 @@ def class_names(root: Path = DATA_ROOT) -> list[str]:
 
 
 def load_split(split: str, root: Path = DATA_ROOT) -> list[LabelledPhoto]:
-    names = class_names(root)
+    return _load(root / split, class_names(root), size=(640, 640))
+
+
+def load_folder(folder: Path) -> list[LabelledPhoto]:
+    """A folder of kept samples (``instance/samples``, written by companion.vision.samples):
+    ``images/``, ``labels/`` and ``data.yaml`` side by side, pictures of any size."""
+    return _load(folder, class_names(folder), size=None)
+
+
+def _load(folder: Path, names: list[str], *, size: tuple[int, int] | None
+          ) -> list[LabelledPhoto]:
+    """``size`` None: read each picture's size (the dataset's are all letterboxed to 640)."""
     photos = []
-    for image_path in sorted((root / split / "images").glob("*.jpg")):
-        label_path = root / split / "labels" / (image_path.stem + ".txt")
-        width = height = 640  # every image of the dataset is letterboxed to 640×640
+    for image_path in sorted((folder / "images").glob("*.jpg")):
+        label_path = folder / "labels" / (image_path.stem + ".txt")
+        if size is None:
+            height, width = LabelledPhoto(image_path, ()).image().shape[:2]
+        else:
+            width, height = size
         tiles = []
         for line in label_path.read_text().splitlines():
             parts = line.split()

@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from training.augment import photometric
-from training.dataset import load_split
+from training.dataset import load_folder, load_split
 from training.networks import TileDetector, set_cosine_learning_rate
 from training.render_synthetic import DEFAULT_CACHE
 
@@ -42,9 +42,12 @@ def masks_for(photo_tiles: list[np.ndarray], shape: tuple[int, int]) -> np.ndarr
     return np.stack([tile, core])
 
 
-def load_training_images() -> list[tuple[np.ndarray, np.ndarray]]:
+def load_training_images(samples: list[Path] | None = None
+                         ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ``train/`` photos, and the kept samples of each folder in ``samples``."""
     items = []
-    for photo in load_split("train"):
+    photos = load_split("train") + [p for folder in samples or [] for p in load_folder(folder)]
+    for photo in photos:
         image = photo.image()
         items.append((image, masks_for([t.polygon for t in photo.tiles], image.shape[:2])))
     return items
@@ -104,6 +107,8 @@ def dice_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=900)
+    parser.add_argument("--samples", type=Path, action="append", default=[],
+                        help="a folder of kept samples (instance/samples) to learn from too")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--out", type=Path, default=Path("companion/vision/models/detector.onnx"))
     parser.add_argument("--seed", type=int, default=7)
@@ -119,7 +124,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    items = load_training_images() + synthetic_images(args.synthetic)
+    items = load_training_images(args.samples) + synthetic_images(args.synthetic)
     for extra in args.extra_synthetic:
         items += synthetic_images(extra)
     print(f"{len(items)} training images", flush=True)

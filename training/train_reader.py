@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
 from training.augment import photometric
-from training.dataset import load_split
+from training.dataset import load_folder, load_split
 from training.networks import TileReader, set_cosine_learning_rate
 from training.render_synthetic import DEFAULT_CACHE
 
@@ -186,6 +186,8 @@ def evaluate(model, samples, images, rng, name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=1500)
+    parser.add_argument("--samples", type=Path, action="append", default=[],
+                        help="a folder of kept samples (instance/samples) to learn from too")
     parser.add_argument("--batch", type=int, default=96)
     parser.add_argument("--out", type=Path, default=Path("companion/vision/models/reader.onnx"))
     parser.add_argument("--synthetic", type=Path, default=DEFAULT_CACHE)
@@ -208,7 +210,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    photos = load_split("train")
+    photos = load_split("train") + [p for folder in args.samples for p in load_folder(folder)]
     names = sorted({p.photo_name for p in photos})
     held_out = set(rng.choice(names, HELD_OUT_PHOTOS, replace=False))
     images = {str(p.path): p.image() for p in photos}

@@ -6,22 +6,31 @@ Runs on OpenCV and numpy only; the two small networks it uses ship as ONNX files
 """
 
 from companion.vision.annotate import annotate, annotate_rack
-from companion.vision.decode import MAX_BYTES, MAX_PIXELS, decode_image
+from companion.vision.decode import (
+    MAX_BYTES,
+    MAX_PIXELS,
+    DecodedPhoto,
+    decode_for_reading,
+    decode_image,
+)
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import read_image, read_photo
+from companion.vision.pipeline import read_decoded, read_image, read_photo
 from companion.vision.rack import RackReading, read_rack, read_rack_image
 from companion.vision.reading import PhotoReading, ReadTile
 
 __all__ = [
     "MAX_BYTES",
     "MAX_PIXELS",
+    "DecodedPhoto",
     "PhotoError",
     "PhotoReading",
     "RackReading",
     "ReadTile",
     "annotate",
     "annotate_rack",
+    "decode_for_reading",
     "decode_image",
+    "read_decoded",
     "read_image",
     "read_photo",
     "read_rack",

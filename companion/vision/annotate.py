@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from companion.core.tiles import Table
-from companion.vision.decode import decode_image
+from companion.vision.decode import decode_for_reading
 from companion.vision.rack import RackReading
 from companion.vision.reading import PhotoReading, judge
 
@@ -24,10 +24,7 @@ def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None) 
     """
     if table is not None and [len(m) for m in table] != [len(m) for m in reading.sets]:
         raise ValueError("the corrected table must have as many tiles per set as the reading")
-    image = decode_image(data)
-    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
-    if scale < 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image, scale = _picture(data)
     shown = table if table is not None else reading.table
     judgement = reading.judgement if table is None else judge(table, preset=reading.preset)
     colours = [LEGAL if judged.legal else ILLEGAL for judged in judgement.sets]
@@ -53,6 +50,17 @@ def annotate(data: bytes, reading: PhotoReading, *, table: Table | None = None) 
     return png.tobytes()
 
 
+def _picture(data: bytes) -> tuple[np.ndarray, float]:
+    """The photo at most MAX_SIDE long (a big JPEG decoded reduced, not whole), and the scale
+    from the photo's own pixels (the outlines') to the picture's."""
+    photo = decode_for_reading(data)
+    image = photo.image
+    shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if shrink < 1.0:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    return image, image.shape[1] / photo.width
+
+
 def _label(image: np.ndarray, text: str, centre: np.ndarray, tile_width: float) -> None:
     """The tile's notation on a white patch, sized to the tile (readable on a phone)."""
     font_scale = float(np.clip(tile_width / 70, 0.35, 1.6))
@@ -71,10 +79,7 @@ IGNORED = (160, 160, 160)
 def annotate_rack(data: bytes, reading: RackReading) -> bytes:
     """The rack photo as PNG: each tile on the rack outlined and labelled (amber and a "?"
     when unsure), every tile that is not on the rack greyed out, the value in a corner."""
-    image = decode_image(data)
-    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
-    if scale < 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image, scale = _picture(data)
     thickness = max(2, round(max(image.shape[:2]) / 400))
     if reading.ignored:
         grey = image.copy()

@@ -23,3 +23,18 @@ def tile_from_dataset_name(name: str) -> Tile:
         return Tile.of_joker()
     colour, number = name.split("_")
     return Tile.parse(f"{_DATASET_COLOURS[colour]}{number}")
+
+
+_DATASET_COLOUR_NAMES = {letter: name for name, letter in _DATASET_COLOURS.items()}
+# The labelled photos' class names, in their data.yaml order (sorted as strings).
+DATASET_NAMES: tuple[str, ...] = tuple(sorted(
+    [f"{name}_{number}" for name in _DATASET_COLOURS for number in range(1, 14)] + ["joker"]))
+
+
+def dataset_name(tile: Tile) -> str | None:
+    """The labelled photos' class name of a tile ("red_7", "joker"); None for a tile the
+    reader does not learn (Twist's double, mirror and colour-change jokers)."""
+    if tile.is_joker:
+        return "joker" if str(tile) == "J" else None
+    colour_letter = str(tile)[0]
+    return f"{_DATASET_COLOUR_NAMES[colour_letter]}_{tile.number}"

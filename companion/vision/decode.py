@@ -7,6 +7,7 @@ claims a huge picture (a decompression bomb) is refused without allocating it.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -122,3 +123,57 @@ def decode_image(data: bytes) -> np.ndarray:
     if image is None or image.size == 0:
         raise PhotoError("not an image: the file could not be decoded (damaged or truncated)")
     return image
+
+
+# The detector looks at the photo with its long side at 512 px (1024 at most, for small
+# tiles): a JPEG decoded at a half or a quarter of its size, which libjpeg does for a
+# fraction of the cost, is plenty as long as it stays this long.
+DETECTION_LONG_SIDE = 960
+_REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+                  4: cv2.IMREAD_REDUCED_COLOR_4}
+
+
+@dataclass(eq=False)
+class DecodedPhoto:
+    """A photo decoded for reading: ``image`` at 1/``factor`` of the photo's size (upright),
+    and the photo's own size; finer decodes are made only when the tiles need them."""
+
+    data: bytes
+    image: np.ndarray
+    factor: int
+    width: int
+    height: int
+    _finer: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def at(self, factor: int) -> np.ndarray:
+        """The photo decoded at 1/``factor`` of its size (1: full size)."""
+        if factor == self.factor:
+            return self.image
+        if factor not in self._finer:
+            self._finer[factor] = _decode(self.data, _REDUCED_FLAGS[factor])
+        return self._finer[factor]
+
+
+def _decode(data: bytes, flags: int) -> np.ndarray:
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
+    if image is None or image.size == 0:
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)")
+    return image
+
+
+def decode_for_reading(data: bytes) -> DecodedPhoto:
+    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG is
+    decoded whole, cv2 would only shrink it afterwards)."""
+    width, height = check_photo_bytes(data)
+    factor = 1
+    if data.startswith(_JPEG_MAGIC):
+        for candidate in (4, 2):
+            if max(width, height) / candidate >= DETECTION_LONG_SIDE:
+                factor = candidate
+                break
+    image = _decode(data, _REDUCED_FLAGS[factor])
+    if factor == 1:
+        width, height = image.shape[1], image.shape[0]
+    elif (image.shape[1] > image.shape[0]) != (width > height):
+        width, height = height, width  # turned upright by its EXIF orientation
+    return DecodedPhoto(data, image, factor, width, height)

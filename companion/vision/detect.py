@@ -38,6 +38,13 @@ class FoundTile:
     def rect(self) -> tuple[tuple[float, float], tuple[float, float], float]:
         return self.centre, self.size, self.angle
 
+    def scaled(self, factor: float) -> FoundTile:
+        """The same tile in a photo ``factor`` times as large."""
+        if factor == 1:
+            return self
+        return FoundTile((self.centre[0] * factor, self.centre[1] * factor),
+                         (self.size[0] * factor, self.size[1] * factor), self.angle, self.score)
+
     @property
     def short_side(self) -> float:
         return min(self.size)

@@ -9,18 +9,23 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile, upright_corners
-from companion.vision.decode import decode_image
+from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile, find_tiles
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
+from companion.vision.quality import check_light, check_readable
 from companion.vision.reading import PhotoReading, ReadTile
 
 # Below this the tile is shown to the user to confirm. Chosen on held-out training photos
 # (training/train_reader.py prints how many misreads each threshold catches).
 LOW_CONFIDENCE = 0.8
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
-SQUARISH = 0.8  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
+# A tile is cut from a reduced decode only when it stays at least this wide there: the
+# reader's crop is 48 px wide, and the margin keeps thin strokes.
+CROP_SOURCE_WIDTH = 56
+SQUARISH = 0.8
+ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +38,7 @@ class ReadFound:
     corners: list[np.ndarray]
     best: np.ndarray
     confidence: np.ndarray
+    ranking: np.ndarray  # per tile, class indexes from likeliest to least likely
 
     def tile(self, index: int) -> ReadTile:
         """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
@@ -40,17 +46,26 @@ class ReadFound:
         return ReadTile(
             tile=TILE_CLASSES[int(self.best[index])], confidence=confidence,
             outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
-            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE)
+            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE,
+            alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]))
 
 
-def find_and_read(image: np.ndarray, *, upright: bool = False) -> ReadFound:
-    """Find every tile in a decoded BGR photo and read it; PhotoError when there is none.
+def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
+    """Find every tile in a photo and read it; PhotoError when there is none.
 
-    ``upright`` is for tiles standing on a rack: a tile seen from above at a slant looks
-    almost square, and its long side may then lie across; it is read with its top towards
-    the top of the photo instead.
+    The tiles are found in ``photo.image`` (a JPEG decoded at a half or a quarter of its
+    size); each tile is then cut from the smallest decode in which it is still at least
+    CROP_SOURCE_WIDTH pixels wide, so a big photo is decoded at full size only when its tiles
+    are small. Outlines come back in the photo's own pixels. ``upright`` is for tiles standing
+    on a rack: a tile seen from above at a slant looks almost square, and its long side may
+    then lie across; it is read with its top towards the top of the photo instead.
     """
-    found = [tile for tile in find_tiles(image) if tile.short_side >= MIN_TILE_PIXELS]
+    if isinstance(photo, np.ndarray):
+        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+    factor = photo.factor
+    check_light(photo.image)
+    found = [tile.scaled(factor) for tile in find_tiles(photo.image)]
+    found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light")
@@ -58,18 +73,30 @@ def find_and_read(image: np.ndarray, *, upright: bool = False) -> ReadFound:
     if upright:
         corners = [upright_corners(c) if tile.short_side > SQUARISH * tile.long_side else c
                    for c, tile in zip(corners, found)]
-    crops = np.stack([crop_tile(image, tile_corners) for tile_corners in corners])
+    narrow = float(np.percentile([tile.short_side for tile in found], 10))
+    crop_factor = next((f for f in (4, 2) if f <= factor and narrow / f >= CROP_SOURCE_WIDTH),
+                       1)
+    source = photo.at(crop_factor)
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
     best = probabilities.argmax(axis=1)
     corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
-    return ReadFound(found, corners, best, confidence)
+    check_readable(crops, confidence < LOW_CONFIDENCE)
+    ranking = np.argsort(-probabilities, axis=1)
+    return ReadFound(found, corners, best, confidence, ranking)
 
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     """Read an already decoded BGR photo (see ``read_photo``)."""
-    height, width = image.shape[:2]
-    read = find_and_read(image)
+    return read_decoded(DecodedPhoto(b"", image, 1, image.shape[1], image.shape[0]),
+                        preset=preset)
+
+
+def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoReading:
+    """Read a photo decoded by ``decode_for_reading``."""
+    width, height = photo.width, photo.height
+    read = find_and_read(photo)
     found, corners = read.found, read.corners
 
     centres = np.array([c.mean(axis=0) for c in corners], dtype=np.float64)
@@ -93,4 +120,4 @@ def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
 
 def read_photo(data: bytes, *, preset: Preset = PRESSMAN) -> PhotoReading:
     """Read the tiles and sets in a photo of the table; PhotoError on bad input."""
-    return read_image(decode_image(data), preset=preset)
+    return read_decoded(decode_for_reading(data), preset=preset)

@@ -22,7 +22,7 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
-from companion.vision.decode import decode_image
+from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.reading import ReadTile
@@ -32,7 +32,9 @@ NO_RACK = ("no rack found: photograph the rack from the front or a little from a
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 
-STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
+STANDING_COS = np.cos(np.radians(40))
+ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
+PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side  # a standing tile's up is within 40° of the photo's up
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
@@ -84,16 +86,22 @@ class RackReading:
 
 def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
     """Read the tiles on the rack in a photo and the rack's value; PhotoError on bad input."""
-    return read_rack_image(decode_image(data), preset=preset)
+    return read_rack_image(decode_for_reading(data), preset=preset)
 
 
-def read_rack_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> RackReading:
-    height, width = image.shape[:2]
+def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
+                    preset: Preset = PRESSMAN) -> RackReading:
+    """Read a decoded rack photo (see ``read_rack``)."""
+    if isinstance(photo, np.ndarray):
+        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+    width, height = photo.width, photo.height
     try:
-        read = find_and_read(image, upright=True)
+        read = find_and_read(photo, upright=True)
     except PhotoError as error:
-        raise PhotoError(NO_TILES) from error
-    rows = find_rack_rows(image, read)
+        if str(error).startswith("no tiles found"):
+            raise PhotoError(NO_TILES) from error
+        raise
+    rows = find_rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rows:
         raise PhotoError(NO_RACK)
     on_rack = {index for row in rows for index in row}
@@ -119,9 +127,14 @@ class _Row:
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
 
 
-def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
-    """The rack's rows (top first) as lists of tile indexes, left to right; [] if no rack."""
-    geometry = [_tile_geometry(corners) for corners in read.corners]
+def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
+                   ) -> list[list[int]]:
+    """The rack's rows (top first) as lists of tile indexes, left to right; [] if no rack.
+
+    ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
+    into its pixels.
+    """
+    geometry = [_tile_geometry(corners * scale) for corners in read.corners]
     standing = [i for i, (_, up, _, _) in enumerate(geometry)
                 if float(up @ np.array([0.0, -1.0])) > STANDING_COS]
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -129,7 +142,7 @@ def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
     lab[..., 1:] -= 128
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
-        cv2.fillConvexPoly(covered, np.round(corners).astype(np.int32), 1)
+        cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
     rows = [row for group in _rows_of(standing, geometry)
             if (row := _row_on_bar(lab, covered, group, geometry)) is not None]
     if not rows:
@@ -142,7 +155,8 @@ def find_rack_rows(image: np.ndarray, read: ReadFound) -> list[list[int]]:
     for other in rows[1:]:
         apart = float((other.origin - first.origin) @ first.down)
         alike = 0.7 < other.tile_height / first.tile_height < 1.4
-        if alike and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
+        parallel = abs(float(other.right @ first.right)) > PARALLEL_COS
+        if alike and parallel and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
                 and _overlap(first, other):
             rack.append(other)
             break
@@ -187,6 +201,7 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
             up /= np.linalg.norm(up) or 1.0
             height = (height_a + height_b) / 2
             if (abs(float((bottom_b - bottom_a) @ up)) < ROW_TOLERANCE * height
+                    and float(up_a @ up_b) > ROW_UP_COS
                     and max(height_a, height_b) < 1.4 * min(height_a, height_b)):
                 parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
@@ -221,6 +236,11 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
         right = fitted / np.linalg.norm(fitted)
         along = (bottoms - origin) @ right
     down = np.array([-right[1], right[0]])  # right (1, 0) gives down (0, 1): y points down
+    off_line = np.abs((bottoms - origin) @ down) > ROW_TOLERANCE * tile_height
+    if off_line.any() and not off_line.all():
+        # a tile chained in by a neighbour but off the row's own line stands elsewhere
+        return _row_on_bar(lab, covered, [i for i, off in zip(group, off_line) if not off],
+                           geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
     image_height, image_width = lab.shape[:2]
     reach = float(np.hypot(image_width, image_height))
@@ -285,4 +305,16 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     kept = [(a, i) for a, i in zip(along, group) if extent[0] <= a <= extent[1]]
     if not kept:
         return None
+    # a tile standing in line with the rack's tiles, less than a tile from them, stands on
+    # the same rack even where the bar under it was not seen (shade, a dark rack's end)
+    kept_along = [a for a, _ in kept]
+    left_out = sorted((a, i) for a, i in zip(along, group) if (a, i) not in kept)
+    grew = True
+    while grew:
+        grew = False
+        for a, i in left_out:
+            if (a, i) not in kept and min(abs(a - b) for b in kept_along) < 1.9 * tile_width:
+                kept.append((a, i))
+                kept_along.append(a)
+                grew = True
     return _Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent)

@@ -23,6 +23,8 @@ class ReadTile:
     outline: tuple[tuple[int, int], ...]
     set_index: int
     low_confidence: bool
+    # the reader's next likeliest readings, likeliest first (empty when not kept)
+    alternatives: tuple[Tile, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +40,48 @@ class ReadTile:
 class SetJudgement:
     legal: bool
     reason: str | None  # None for a legal set
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A set read illegal only because of one unsure tile: reading that tile as ``suggested``
+    (the reader's next likeliest reading that makes the set legal) would make it legal.
+    Offered to the user, never applied."""
+
+    set_index: int
+    position: int  # the tile's place in the set, from 0
+    tile_index: int
+    read: Tile
+    suggested: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"set": self.set_index, "position": self.position, "tile": self.tile_index,
+                "read": str(self.read), "suggested": str(self.suggested)}
+
+
+def suggestions_for(tiles: tuple[ReadTile, ...], sets: tuple[tuple[int, ...], ...],
+                    judged: tuple[SetJudgement, ...], *, preset: Preset) -> tuple[Suggestion, ...]:
+    """The rules as a hint: for each illegal set with exactly one unsure tile, the likeliest
+    other reading of that tile that makes the set legal."""
+    found = []
+    for set_index, (meld, judgement) in enumerate(zip(sets, judged)):
+        unsure = [position for position, index in enumerate(meld) if tiles[index].low_confidence]
+        if judgement.legal or len(unsure) != 1:
+            continue
+        position = unsure[0]
+        tile_index = meld[position]
+        for other in tiles[tile_index].alternatives:
+            trial = tuple(other if place == position else tiles[index].tile
+                          for place, index in enumerate(meld))
+            try:
+                legal = check_meld(trial, preset=preset).legal
+            except ImpossibleTilesError:
+                continue
+            if legal:
+                found.append(Suggestion(set_index, position, tile_index,
+                                        tiles[tile_index].tile, other))
+                break
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +133,13 @@ class PhotoReading:
     sets: tuple[tuple[int, ...], ...]
     preset: Preset = PRESSMAN
     judgement: Judgement = field(init=False, repr=False, compare=False)
+    suggestions: tuple[Suggestion, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "judgement", judge(self.table, preset=self.preset))
+        judgement = judge(self.table, preset=self.preset)
+        object.__setattr__(self, "judgement", judgement)
+        object.__setattr__(self, "suggestions", suggestions_for(
+            self.tiles, self.sets, judgement.sets, preset=self.preset))
 
     @property
     def verdict(self) -> TableVerdict | None:
@@ -125,6 +173,7 @@ class PhotoReading:
             "sets": sets,
             "legal": self.judgement.legal,
             "preset": self.preset.key,
+            "suggestions": [suggestion.to_json() for suggestion in self.suggestions],
         }
         if self.error is not None:
             answer["error"] = self.error

@@ -13,9 +13,7 @@ from tests.fixtures import SAMPLE_PHOTO
 
 def test_a_player_uploads_a_photo_corrects_the_reading_and_rechecks(page) -> None:
     page.goto("/photo")
-    page.set_input_files("#photo-library", str(SAMPLE_PHOTO))
-    assert SAMPLE_PHOTO.name in page.inner_text("#chosen-photo")
-    page.click("button.read-button")
+    page.set_input_files("#photo-library", str(SAMPLE_PHOTO))  # choosing it starts reading
 
     picture = page.locator("#annotated-photo")
     picture.wait_for()
@@ -52,7 +50,6 @@ def test_a_file_that_is_not_a_photo_is_answered_on_the_page(page, tmp_path) -> N
     notes.write_text("Shopping list: milk, eggs, tiles\n")
     page.goto("/photo")
     page.set_input_files("#photo-camera", str(notes))
-    page.click("button.read-button")
     error = page.locator("#photo-errors .field-error")
     error.wait_for()
     assert "not an image" in error.inner_text()
@@ -92,3 +89,28 @@ def test_a_photo_of_the_rack_fills_the_rack_field_on_a_360_pixel_phone(page, tmp
 
     page.get_by_role("button", name="Record game 1").click()
     page.get_by_text("Game 1 recorded: Ann won.").wait_for()
+
+
+def test_choosing_a_photo_with_a_long_name_reads_it_with_a_sign_of_life_at_360_px(page,
+                                                                                 tmp_path):
+    long_name = tmp_path / ("IMG_20261123_201530_the_whole_table_after_round_three_" * 3
+                            + SAMPLE_PHOTO.name)
+    long_name.write_bytes(SAMPLE_PHOTO.read_bytes())
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/photo")
+    # what the page looks like while it reads, noted just after the form goes (the note
+    # survives the navigation to the answer in sessionStorage)
+    page.evaluate("""() => document.querySelector('.upload-form').addEventListener('submit', () =>
+        setTimeout(() => sessionStorage.setItem('while-reading', JSON.stringify({
+          reading: document.querySelector('.upload-form').classList.contains('is-reading'),
+          disabled: document.querySelector('.read-button').disabled,
+          progress: !document.querySelector('.reading-progress').hidden,
+          chosen: document.getElementById('chosen-photo').textContent,
+          width: document.documentElement.scrollWidth})), 0))""")
+    page.set_input_files("#photo-library", str(long_name))
+    page.locator("#annotated-photo").wait_for()
+    seen = page.evaluate("JSON.parse(sessionStorage.getItem('while-reading'))")
+    assert seen["reading"] and seen["disabled"] and seen["progress"]
+    assert long_name.name in seen["chosen"]
+    assert seen["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -138,3 +138,23 @@ def test_the_hostile_png_costs_the_cli_no_more_memory_than_a_small_photo(tmp_pat
     code, grown_kb = result.stdout.split()
     assert code == "2" and "PNG chunk runs past the end" in result.stderr
     assert int(grown_kb) < 50_000  # kB: far below the 4 GB the chunk claims
+
+
+def test_a_photo_too_blurred_to_read_asks_to_hold_still():
+    from training.synthetic import random_table, render_table
+
+    table = random_table(np.random.default_rng(2))
+    sharp = render_table(table, seed=2, blur=0.0, glare=False)
+    assert read_photo(jpeg_bytes(sharp.image)).tiles  # the same table, sharp, is read
+    shaken = render_table(table, seed=2, blur=8.0, glare=False)
+    with pytest.raises(PhotoError, match="too blurred to read: hold still"):
+        read_photo(jpeg_bytes(shaken.image))
+
+
+def test_a_photo_too_dark_to_read_asks_for_more_light():
+    from training.synthetic import random_table, render_table
+
+    render = render_table(random_table(np.random.default_rng(1)), seed=1, glare=False)
+    dusk = (render.image.astype(np.float32) * 0.08).astype(np.uint8)
+    with pytest.raises(PhotoError, match="too dark to read: more light"):
+        read_photo(jpeg_bytes(dusk))

@@ -112,3 +112,16 @@ def test_the_annotated_picture_greys_the_tiles_off_the_rack(
     patch = picture[y - 3:y + 4, x - 3:x + 4].astype(int)
     # greyed: the three channels close together (the tile's coloured number washed out)
     assert np.abs(patch[..., 2] - patch[..., 0]).mean() < 25
+
+
+def test_a_big_jpeg_is_read_from_a_reduced_decode_with_outlines_in_its_own_pixels(
+        two_rows_and_a_stray_tile: RenderedRack) -> None:
+    render = two_rows_and_a_stray_tile
+    big = cv2.resize(render.image, (SIZE[0] * 4, SIZE[1] * 4), interpolation=cv2.INTER_CUBIC)
+    reading = read_rack(jpeg_bytes(big))
+    assert (reading.width, reading.height) == (SIZE[0] * 4, SIZE[1] * 4)
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    truth_centres = np.array([np.mean(t.outline, axis=0) * 4 for t in render.tiles])
+    for read in reading.tiles:
+        centre = np.mean(read.outline, axis=0)
+        assert np.min(np.linalg.norm(truth_centres - centre, axis=1)) < 40  # px of 3840

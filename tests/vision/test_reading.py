@@ -11,7 +11,7 @@ import pytest
 from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN
 from companion.core.tiles import Tile, format_table, parse_table
-from companion.vision import PhotoReading, annotate, read_image, read_photo
+from companion.vision import PhotoReading, ReadTile, annotate, read_image, read_photo
 from companion.vision.classes import tile_from_dataset_name
 from tests.vision.conftest import jpeg_bytes, labelled_photo, with_exif_orientation
 from training.synthetic import render_table
@@ -124,3 +124,36 @@ def test_three_copies_of_a_tile_read_give_an_error_and_a_table_that_is_not_legal
     assert answer["legal"] is False and answer["error"] == reading.error
     assert [meld["legal"] for meld in answer["sets"]] == [False, True]
     assert "two red 7s" in answer["sets"][0]["reason"]
+
+
+def _read(label: str, *, unsure: bool = False, alternatives: str = "") -> ReadTile:
+
+    return ReadTile(tile=Tile.parse(label), confidence=0.5 if unsure else 0.99,
+                    outline=((0, 0), (1, 0), (1, 1)), set_index=0, low_confidence=unsure,
+                    alternatives=tuple(Tile.parse(t) for t in alternatives.split()))
+
+
+def test_a_set_illegal_only_because_of_one_unsure_tile_gets_the_likeliest_legal_reading():
+
+    # "O7" unsure, the reader's next guesses K7 then R7: K7 would not make the run legal, R7 does
+    tiles = (_read("R5"), _read("R6"), _read("O7", unsure=True, alternatives="K7 R7 R1"))
+    reading = PhotoReading(100, 100, tiles, ((0, 1, 2),))
+    assert reading.verdict is not None and not reading.verdict.legal
+    [hint] = reading.suggestions
+    assert (hint.set_index, hint.position, str(hint.read), str(hint.suggested)) == (0, 2, "O7",
+                                                                                     "R7")
+    assert reading.to_json()["suggestions"] == [
+        {"set": 0, "position": 2, "tile": 2, "read": "O7", "suggested": "R7"}]
+    assert [str(tile) for tile in reading.table[0]] == ["R5", "R6", "O7"]  # never applied
+
+
+def test_no_hint_when_the_set_is_legal_or_two_tiles_are_unsure_or_the_tile_is_sure():
+
+    cases = [
+        (_read("R5"), _read("R6"), _read("R7", unsure=True, alternatives="R1")),
+        (_read("R5"), _read("R9", unsure=True, alternatives="R6"),
+         _read("O7", unsure=True, alternatives="R7")),
+        (_read("R5"), _read("R6"), _read("O7", alternatives="R7")),
+    ]
+    for tiles in cases:
+        assert PhotoReading(100, 100, tiles, ((0, 1, 2),)).suggestions == ()

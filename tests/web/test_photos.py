@@ -439,3 +439,44 @@ def test_an_unwritable_annotation_path_is_bad_input_not_a_traceback(
     result = run_read_photo("--annotate", str(target), str(sample_photo))
     assert result.exit_code == 2
     assert f"cannot write the picture to {target}" in result.stderr
+
+
+def test_the_rules_hint_is_offered_as_a_button_never_applied(app: Flask) -> None:
+    from companion.core.tiles import Tile
+    from companion.vision.reading import Suggestion
+    from companion.web.photos.forms import PhotoUploadForm, RecheckForm
+    from companion.web.photos.views import render_page
+
+    hint = Suggestion(set_index=1, position=2, tile_index=5, read=Tile.parse("O7"),
+                      suggested=Tile.parse("R7"))
+    with app.test_request_context("/photo"):
+        page = render_page(PhotoUploadForm(formdata=None),
+                           recheck_form=RecheckForm(formdata=None, table="K1 K2 K3\nR5 R6 O7"),
+                           suggestions=(hint,))
+    assert "Set 2 is not legal as read" in page
+    assert 'data-suggest-set="1"' in page and 'data-suggest-tile="R7"' in page
+    assert "R5 R6 O7</textarea>" in page
+
+
+def test_a_corrected_reading_is_kept_for_training_only_when_ticked(
+        tmp_path: Path, first_reading: dict[str, str]) -> None:
+    from training.dataset import load_folder
+
+    samples = tmp_path / "samples"
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.sqlite'}",
+                      "SAMPLES_FOLDER": str(samples)})
+    client = app.test_client()
+    corrected = corrected_table(set_sizes(first_reading))
+    status, page = recheck(client, first_reading, corrected)
+    assert status == 200 and not samples.exists()  # off by default: nothing kept
+    assert 'id="keep-sample"' in page and "checked" not in re.search(
+        r'<input[^>]*id="keep-sample"[^>]*>', page).group(0)
+
+    status, page = recheck(client, first_reading, corrected, keep="y")
+    assert status == 200 and "Kept: this photo" in page
+    [photo] = load_folder(samples)  # the training scripts' own loader reads it back
+    assert [str(t.tile) for t in photo.tiles] == corrected.split()
+    reading = json.loads(first_reading["reading"])
+    first_outline = reading["tiles"][reading["sets"][0][0]]["outline"]
+    assert np.allclose(photo.tiles[0].polygon, first_outline, atol=1)

@@ -133,3 +133,30 @@ def test_the_api_takes_a_sessions_own_joker_penalty(client: FlaskClient, rack: R
     assert status == 200 and answer["value"] == default["value"] + 20 * jokers
     status, answer = post_rack(client, rack_photo, joker_penalty="lots")
     assert status == 400 and answer["where"] == {"field": "joker_penalty"}
+
+
+def test_a_rack_photo_is_kept_for_training_only_when_asked_with_one_tile_per_tile(
+        tmp_path: Path, rack: RenderedRack, rack_photo: bytes) -> None:
+    from companion.web import create_app
+    from training.dataset import load_folder
+
+    samples = tmp_path / "samples"
+    client = create_app({"TESTING": True, "SECRET_KEY": "t", "SAMPLES_FOLDER": str(samples),
+                         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.sqlite'}"}
+                        ).test_client()
+    status, answer = post_rack(client, rack_photo)
+    assert status == 200 and not samples.exists()  # reading keeps nothing
+    read = [tile["tile"] for tile in answer["tiles"]]
+
+    def keep(tiles: str) -> tuple[int, dict[str, object]]:
+        response = client.post("/api/v1/rack/samples", content_type="multipart/form-data",
+                               data={"tiles": tiles, "photo": (io.BytesIO(rack_photo), "r.jpg")})
+        return response.status_code, response.get_json()
+
+    status, refused = keep(" ".join(read[:-1]))
+    assert status == 400 and "one tile for each tile found" in str(refused["error"])
+    assert not samples.exists()
+    status, kept = keep(" ".join(read))
+    assert status == 201 and kept == {"kept": True}
+    [photo] = load_folder(samples)
+    assert [str(t.tile) for t in photo.tiles] == read

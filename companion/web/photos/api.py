@@ -7,6 +7,7 @@ input is a 400 (413 when too large) with ``{"error", "where"}``. Nothing is stor
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
@@ -90,3 +91,41 @@ def read_rack() -> Any:
     except PhotoError as error:
         raise ApiInputError(str(error), PHOTO_FIELD) from error
     return jsonify(reading.to_json())
+
+
+@bp.post("/rack/samples")
+def keep_rack_sample() -> Any:
+    """Keep a rack photo and its corrected tiles to train the reader: only when the user asks.
+
+    Multipart ``photo`` and ``tiles`` (the rack as corrected, one tile per tile read, in the
+    reading's order). The photo is read again for the outlines; nothing else is stored.
+    """
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiInputError("no photo: send the rack photo as the multipart file field `photo`",
+                            PHOTO_FIELD)
+    from companion.core.tiles import NotationError, parse_rack
+    from companion.vision import PhotoError
+    from companion.vision import read_rack as read_rack_photo
+    from companion.vision.samples import keep_photo_sample
+
+    try:
+        corrected = parse_rack(request.form.get("tiles", ""))
+    except NotationError as error:
+        raise ApiInputError(str(error), {"field": "tiles"}) from error
+    data = upload.read()
+    try:
+        reading = read_rack_photo(data)
+    except PhotoError as error:
+        raise ApiInputError(str(error), PHOTO_FIELD) from error
+    if len(corrected) != len(reading.tiles):
+        raise ApiInputError(f"the corrected rack has {len(corrected)} tiles and the photo "
+                            f"{len(reading.tiles)}: a photo is kept only with one tile for "
+                            "each tile found on it", {"field": "tiles"})
+    folder = Path(current_app.config.get("SAMPLES_FOLDER")
+                  or Path(current_app.instance_path) / "samples")
+    labelled = [(tile, read.outline) for tile, read in zip(corrected, reading.tiles)]
+    if keep_photo_sample(folder, data, labelled) is None:
+        raise ApiInputError("not kept: the reader does not learn Twist's special jokers",
+                            {"field": "tiles"})
+    return jsonify(kept=True), 201

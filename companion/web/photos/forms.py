@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import HiddenField, SelectField, TextAreaField
+from wtforms import BooleanField, HiddenField, SelectField, TextAreaField
 from wtforms.validators import InputRequired
 
 from companion.web.check.forms import table_notation
@@ -48,3 +48,5 @@ class RecheckForm(FlaskForm):
                          render_kw={"data-preset-picker": ""})
     reading = HiddenField()
     preview = HiddenField()
+    keep = BooleanField("Keep this photo and the corrected reading to improve the reader",
+                        default=False)

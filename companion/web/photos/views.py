@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -63,19 +64,19 @@ def read_photo() -> tuple[str, int] | str:
         return render_page(upload_form), 422
 
     # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
-    from companion.vision import PhotoError, annotate, decode_image, read_image
+    from companion.vision import PhotoError, annotate, decode_for_reading, read_decoded
     from companion.web.photos.carry import CarriedPhoto
 
     preset = get_preset(upload_form.preset.data)
     try:
         # read_photo() in two steps: the decoded photo also makes the copy that is carried
-        image = decode_image(upload_form.photo.data.read())
-        reading = read_image(image, preset=preset)
+        photo = decode_for_reading(upload_form.photo.data.read())
+        reading = read_decoded(photo, preset=preset)
     except PhotoError as error:
         upload_form.photo.errors = [str(error)]
         return render_page(upload_form), 422
 
-    carried = CarriedPhoto.of(image, reading)
+    carried = CarriedPhoto.of(photo.image, reading)
     reading_json, preview_base64 = carried.fields()
     table_text = "\n".join(format_table((meld,)) for meld in reading.table)
     recheck_form = RecheckForm(formdata=None, table=table_text, preset=preset.key,
@@ -87,6 +88,7 @@ def read_photo() -> tuple[str, int] | str:
         verdict=reading.verdict,
         reading_error=reading.error,
         unsure=unsure_tiles(carried),
+        suggestions=reading.suggestions,
         checked_table=format_table(reading.table) if reading.verdict is not None else None,
         preset_key=preset.key)
 
@@ -111,6 +113,10 @@ def recheck() -> tuple[str, int]:
         except ImpossibleTilesError as error:
             form.table.errors = [str(error)]
 
+    kept_note = None
+    if form.keep.data and verdict is not None and table is not None:
+        kept_note = keep_corrected(carried, table)
+
     picture_note = None
     picture = None
     if carried is None:
@@ -127,11 +133,29 @@ def recheck() -> tuple[str, int]:
         recheck_form=form,
         picture=picture,
         picture_note=picture_note,
+        kept_note=kept_note,
         verdict=verdict,
         unsure=unsure_tiles(carried) if carried is not None else [],
         checked_table=format_table(table) if verdict is not None and table else None,
         preset_key=preset.key,
     ), 200 if verdict is not None else 422
+
+
+def keep_corrected(carried: CarriedPhoto | None, table: Table) -> str:
+    """Keep the photo's copy and the corrected tiles as a training sample, as the user asked."""
+    from companion.vision.samples import keep_sample
+
+    if carried is None or not carried.fits(table):
+        return ("Not kept: the corrected sets no longer match the tiles found on the photo, "
+                "so the photo cannot be labelled.")
+    reading = carried.reading
+    labelled = [(tile, reading.tiles[index].outline)
+                for meld, indexes in zip(table, reading.sets) for tile, index in zip(meld, indexes)]
+    folder = Path(current_app.config.get("SAMPLES_FOLDER")
+                  or Path(current_app.instance_path) / "samples")
+    if keep_sample(folder, carried.preview, labelled) is None:
+        return "Not kept: the reader does not learn Twist's special jokers."
+    return "Kept: this photo and your corrected reading will help train the reader. Thank you."
 
 
 def unsure_tiles(carried: CarriedPhoto) -> list[UnsureTile]:
@@ -151,4 +175,5 @@ def render_page(upload_form: PhotoUploadForm, *, picture: bytes | None = None,
         picture=base64.b64encode(picture).decode("ascii") if picture else None,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
         **{"recheck_form": None, "verdict": None, "reading_error": None, "unsure": [],
-           "picture_note": None, "checked_table": None, "preset_key": "pressman"} | context)
+           "picture_note": None, "kept_note": None, "checked_table": None, "preset_key": "pressman",
+           "suggestions": ()} | context)
