@@ -161,6 +161,7 @@ class _Found:
     melds: tuple[Meld, ...]
     score: int
     used: Counter[Tile]
+    complete: bool = True
 
 
 def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
@@ -175,29 +176,64 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
                              deadline=deadline)
         if found is not None and (best is None or found.score > best.score):
             best = found
-            if not optional:
+            if not optional or not found.complete:
                 break
     return best
 
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
                  deadline: float) -> _Found | None:
+    """The search on what the special jokers left. It first lays only the jokers a set needs
+    and lets the spare ones join a set afterwards (far fewer ways to try); should one not
+    fit anywhere, it searches again with every joker laid by the search."""
     required, optional = placement.required, placement.optional
     pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
                 jokers_required=_jokers(required, JokerKind.REGULAR),
                 jokers_optional=_jokers(optional, JokerKind.REGULAR),
                 doubles_required=_jokers(required, JokerKind.DOUBLE),
                 doubles_optional=_jokers(optional, JokerKind.DOUBLE))
-    plan: Plan | None = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
-                               double_weight=weight["joker"], minimum_value=minimum_value,
-                               deadline=deadline)
-    if plan is None:
-        return None
-    melds = placement.melds + tuple(tuple(_tile_of(p) for p in s) for s in plan.sets)
-    used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
-    special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
-                        for tile in placement.from_optional)
-    return _Found(melds=melds, score=plan.score + special_score, used=used)
+    jokers = pool.jokers_required + pool.jokers_optional
+    for canonical in ((True, False) if minimum_value == 0 and jokers else (False,)):
+        found: list[Plan] = []
+        try:
+            plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
+                          double_weight=weight["joker"], minimum_value=minimum_value,
+                          deadline=deadline, canonical=canonical, on_better=found.append)
+        except SearchTimeout:
+            if not found:
+                raise
+            plan, complete = found[-1], False
+        else:
+            complete = True
+        if plan is None:
+            return None
+        melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+        spare = jokers - plan.jokers_used
+        if spare and not (canonical and _attach_jokers(melds, spare)):
+            if canonical:
+                continue
+        used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
+        special_score = sum(weight["joker"] if tile.is_joker
+                            else weight["numbers"][tile.number or 0]
+                            for tile in placement.from_optional)
+        return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
+                      complete=complete)
+    return None
+
+
+def _attach_jokers(melds: list[Meld], spare: int) -> bool:
+    """Let each spare joker join a set it keeps legal (a run's end, a group of three)."""
+    joker = Tile.of_joker(JokerKind.REGULAR)
+    for _ in range(spare):
+        for i, meld in enumerate(melds):
+            longer = next((m for m in (meld + (joker,), (joker,) + meld)
+                           if check_meld(m).legal), None)
+            if longer is not None:
+                melds[i] = longer
+                break
+        else:
+            return False
+    return True
 
 
 def _weights(goal: str) -> dict[str, Any]:
