@@ -320,7 +320,8 @@ class _Search:
                 width = sum(grouped) + more_jokers + 2 * more_doubles
                 yield 0, (number + 1, 0, places, (), jokers + more_jokers,
                           doubles + more_doubles,
-                          min(self.minimum_value, value + number * width)), (
+                          min(self.minimum_value, value + number * width)
+                          if self.minimum_value else 0), (
                     "groups", groups, more_jokers, more_doubles)
             return
         required = self.pool.required[colour][number]
@@ -338,7 +339,8 @@ class _Search:
             yield (self.weights[number] * (tiles + in_groups - required),
                    (number, colour + 1, places[:colour] + (new_pair,) + places[colour + 1:],
                     grouped + (in_groups,), jokers + more_jokers, doubles + more_doubles,
-                    min(self.minimum_value, value + number * covered)),
+                    min(self.minimum_value, value + number * covered)
+                    if self.minimum_value else 0),
                    ("runs", move, in_groups))
 
     def plan(self, on_better: Callable[[Plan], None] | None = None) -> Plan | None:
@@ -405,6 +407,7 @@ class _Search:
                     doubles_used=doubles)
 
 
+@cache
 def _codes_after(pair: tuple[int, int], moves: tuple[str | None, str | None],
                  number: int, canonical: bool) -> list[int]:
     """The new code of each place (in the pair's order) after its move."""
