@@ -30,6 +30,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from companion.core.melds import check_meld
@@ -183,8 +184,8 @@ def main() -> None:
 
     times: dict[str, tuple[list[float], list[float]]] = {}
     for kind, tiles in arrange_instances(rng, args.per_kind):
-        mine, ours = timed(lambda: arrange(tiles, preset=PRESSMAN, time_limit=TIME_LIMIT))
-        theirs_possible, theirs = timed(lambda: peer.arrange(tiles))
+        mine, ours = timed(partial(arrange, tiles, preset=PRESSMAN, time_limit=TIME_LIMIT))
+        theirs_possible, theirs = timed(partial(peer.arrange, tiles))
         for key in (kind, "arrange (all)"):
             times.setdefault(key, ([], []))
             times[key][0].append(ours)
@@ -195,9 +196,9 @@ def main() -> None:
             disagreements.append(f"arrange {kind} ({len(tiles)} tiles): ours {mine.possible}, "
                                  f"peer {theirs_possible}: {' '.join(map(str, tiles))}")
     for size, table, rack in play_instances(rng, args.per_size):
-        mine, ours = timed(lambda: best_play(table, rack, preset=PRESSMAN, opened=True,
-                                             time_limit=TIME_LIMIT))
-        theirs_count, theirs = timed(lambda: peer.best_play(table, rack))
+        mine, ours = timed(partial(best_play, table, rack, preset=PRESSMAN, opened=True,
+                                   time_limit=TIME_LIMIT))
+        theirs_count, theirs = timed(partial(peer.best_play, table, rack))
         key = f"best play, table {size}"
         times.setdefault(key, ([], []))
         times[key][0].append(ours)

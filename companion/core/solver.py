@@ -92,9 +92,9 @@ class Solution:
     def describe(self) -> str:
         """The answer as the CLI prints it."""
         if self.played:
-            lines = [f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
-                     f"{'tile' if len(self.played) == 1 else 'tiles'}, value {self.value}); "
-                     "the table becomes:"]
+            tiles = "tile" if len(self.played) == 1 else "tiles"
+            lines = [(f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
+                      f"{tiles}, value {self.value}); the table becomes:")]
         elif self.possible:
             lines = ["These tiles can be laid as:"]
         else:
@@ -209,9 +209,8 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
             return None
         melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
         spare = jokers - plan.jokers_used
-        if spare and not (canonical and _attach_jokers(melds, spare)):
-            if canonical:
-                continue
+        if spare and canonical and not _attach_jokers(melds, spare):
+            continue
         used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
         special_score = sum(weight["joker"] if tile.is_joker
                             else weight["numbers"][tile.number or 0]

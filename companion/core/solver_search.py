@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
+from typing import cast
 
-from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER, COPIES_OF_EACH_TILE
+from companion.core.tiles import COPIES_OF_EACH_TILE, HIGHEST_NUMBER, LOWEST_NUMBER
 
 COLOUR_COUNT = 4
 RUN_PLACES = COPIES_OF_EACH_TILE  # two open runs per colour at most: two copies of each tile
@@ -314,7 +315,8 @@ class _Search:
         number, colour, places, grouped, jokers, doubles, value = state
         joker_room, double_room = self.jokers_max - jokers, self.doubles_max - doubles
         if colour == COLOUR_COUNT:
-            for (more_jokers, more_doubles), groups in _group_plans(grouped, self.canonical).items():
+            plans = _group_plans(grouped, self.canonical)
+            for (more_jokers, more_doubles), groups in plans.items():
                 if more_jokers > joker_room or more_doubles > double_room:
                     continue
                 width = sum(grouped) + more_jokers + 2 * more_doubles
@@ -371,22 +373,24 @@ class _Search:
             key = (number, colour, places, grouped, jokers, doubles, value)
             choice = self.choice[key]
             if choice[0] == "groups":
-                _kind, groups, more_jokers, more_doubles = choice
-                for members, group_jokers, group_doubles in groups:  # type: ignore[attr-defined]
+                groups = cast(GroupPlan, choice[1])
+                more_jokers, more_doubles = cast(int, choice[2]), cast(int, choice[3])
+                for members, group_jokers, group_doubles in groups:
                     sets.append(tuple([("tile", c, number) for c in members]
                                       + [("joker", None, number)] * group_jokers
                                       + [("double", None, number)] * group_doubles))
-                width = sum(grouped) + more_jokers + 2 * more_doubles  # type: ignore[operator]
+                width = sum(grouped) + more_jokers + 2 * more_doubles
                 value = min(self.minimum_value, value + number * width)
-                jokers += more_jokers  # type: ignore[operator]
-                doubles += more_doubles  # type: ignore[operator]
+                jokers += more_jokers
+                doubles += more_doubles
                 number, colour, grouped = number + 1, 0, ()
                 continue
-            _kind, move, in_groups = choice
-            new_pair, tiles, more_jokers, more_doubles, covered, moves = move  # type: ignore[misc]
+            move, in_groups = cast(PairMove, choice[1]), cast(int, choice[2])
+            new_pair, tiles, more_jokers, more_doubles, covered, moves = move
             next_runs: list[tuple[int, list[Piece]]] = []
-            for (_code, pieces), step, new_code in zip(
-                    runs[colour], moves, _codes_after(places[colour], moves, number, self.canonical)):
+            new_codes = _codes_after(places[colour], moves, number, self.canonical)
+            for (_code, pieces), step, new_code in zip(runs[colour], moves, new_codes,
+                                                       strict=True):
                 if step in ("tile", "joker", "double"):
                     pieces = pieces + [(step, colour, number)]
                 elif step is None and pieces:
