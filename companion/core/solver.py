@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
@@ -52,6 +53,7 @@ from companion.core.tiles import (
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
 DEFAULT_TIME_LIMIT = 2.0
+REASON_TIME_LIMIT = 0.3  # looking for "the one tile too many" is a courtesy, kept short
 COLOURS = tuple(Colour)
 
 
@@ -130,8 +132,14 @@ def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
     return Tile.of_joker(JokerKind.REGULAR if kind == "joker" else JokerKind.DOUBLE)
 
 
+@lru_cache(maxsize=4096)
+def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
+    """The core's verdict, remembered: the solver lays the same short sets again and again."""
+    return check_meld(meld, preset=preset)
+
+
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
+    verdicts = tuple(_verdict(tuple(meld), preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -284,6 +292,7 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
     if special and not any(True for _ in place_specials(tiles, (), preset=preset)):
         return (f"the solver finds no set for the {special[0].words}: "
                 "it could not place it in any set the rules allow")
+    deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
     for tile in sorted(set(tiles), key=Tile.sort_key):
         rest = list(tiles)
         rest.remove(tile)

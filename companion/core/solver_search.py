@@ -275,9 +275,15 @@ class _Search:
         ceiling = self.bound_after[(number, colour)]
         if ceiling < need:
             return ceiling
-        low, high = self.memo.get(state, (NEGATIVE, ceiling))
-        if high < need or low >= need:
-            return high if high < need else low
+        known = self.memo.get(state)
+        if known is None:
+            low, high = NEGATIVE, ceiling
+        else:
+            low, high = known
+            if high < need:
+                return high
+            if low >= need:
+                return low
         self.calls += 1
         if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
             raise SearchTimeout
@@ -286,13 +292,15 @@ class _Search:
             self.memo[state] = (result, result)
             return result
         upper = NEGATIVE
+        reach = self.reach
         for gain, child, choice in self._children(state):
-            found = self.reach(child, need - gain)
-            if found >= need - gain:
+            found = reach(child, need - gain) + gain
+            if found >= need:
                 self.choice[state] = choice
-                self.memo[state] = (found + gain, high)
-                return found + gain
-            upper = max(upper, found + gain)
+                self.memo[state] = (found, high)
+                return found
+            if found > upper:
+                upper = found
         self.memo[state] = (low, min(high, upper))
         return upper
 
