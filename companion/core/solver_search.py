@@ -40,6 +40,7 @@ SPARE = 8  # flag bit of a run place: it ends with a joker it does not need (can
 LATEST_JOKER_START = 10  # J R12 R13 and D R12 R13 need a joker first; lower runs never do
 DUE = 4  # flag bit of a run place: the double joker's second number is due next
 NEGATIVE = -(10**9)
+IMPOSSIBLE = 10**9
 
 Piece = tuple[str, int | None, int]
 """One physical tile in a planned set: ("tile", colour index, number), ("joker", colour
@@ -146,7 +147,8 @@ def _steps(pair: tuple[int, int], number: int, required: int, available: int, jo
             continue
         for in_groups in range(max(0, required - tiles), available - tiles + 1):
             steps.append((move, in_groups))
-    steps.sort(key=lambda step: (step[0][2] + step[0][3], step[1], -step[0][1]))
+    steps.sort(key=lambda step: (required - step[0][1] - step[1], step[0][2] + step[0][3],
+                                 step[1], -step[0][1]))
     return tuple(steps)
 
 
@@ -207,7 +209,7 @@ class _Search:
         self.jokers_max = pool.jokers_required + pool.jokers_optional
         self.doubles_max = pool.doubles_required + pool.doubles_optional
         self.memo: dict[State, tuple[int, int]] = {}
-        self.viable_memo: dict[tuple[int, int, tuple[int, int], int], bool] = {}
+        self.viable_memo: dict[tuple[int, int, tuple[int, int], int], int] = {}
         self.available = [[required + optional for required, optional in zip(row_r, row_o)]
                           + [0] for row_r, row_o in zip(pool.required, pool.optional)]
         self.group_possible = [[0] * (HIGHEST_NUMBER + 2) for _ in range(COLOUR_COUNT)]
@@ -239,32 +241,42 @@ class _Search:
         return bounds
 
     def viable(self, colour: int, number: int, pair: tuple[int, int], units: int) -> bool:
-        """Could this colour's runs still close, ignoring the other colours?
+        return self.skip_cost(colour, number, pair, units) < IMPOSSIBLE
 
-        A relaxation for pruning: any tile may go into a group when some other colour or a
-        joker is there at its number, and a double joker counts as two jokers.
+    def skip_cost(self, colour: int, number: int, pair: tuple[int, int], units: int) -> int:
+        """The least weight of optional tiles this colour must leave unlaid from ``number`` on,
+        ignoring the other colours (``IMPOSSIBLE``: its runs cannot close at all).
+
+        A relaxation, so a bound: any tile may go into a group when enough other colours or
+        jokers are there at its number, every joker is this colour's to use, and a double
+        joker counts as two jokers. Summed over the colours it bounds the whole search.
         """
         key = (colour, number, pair, units)
         known = self.viable_memo.get(key)
         if known is not None:
             return known
         if number > HIGHEST_NUMBER:
-            result = all(code in (0, MIN_LENGTH) for code in pair)
+            result = 0 if all(code in (0, MIN_LENGTH) for code in pair) else IMPOSSIBLE
         else:
             required = self.pool.required[colour][number]
-            available = required + self.pool.optional[colour][number]
-            groups_ok = self.group_possible[colour][number] + units >= 2
-            result = False
-            for new_pair, tiles, jokers, doubles, _covered, _moves in _pair_moves(pair, number,
-                                                                             self.canonical):
-                spent = jokers + 2 * doubles
-                if tiles > available or spent > units:
+            available = self.available[colour][number]
+            weight = self.weights[number]
+            room = self.group_room[colour][number]
+            result = IMPOSSIBLE
+            for new_pair, tiles, jokers, doubles, _covered, _moves in _pair_moves(
+                    pair, number, self.canonical):
+                left = units - jokers - 2 * doubles
+                if tiles > available or left < 0:
                     continue
-                if tiles < required and not groups_ok:
+                later = self.skip_cost(colour, number + 1, new_pair, left)
+                if later >= IMPOSSIBLE:
                     continue
-                if self.viable(colour, number + 1, new_pair, units - spent):
-                    result = True
-                    break
+                for in_groups in range(max(0, required - tiles), available - tiles + 1):
+                    if in_groups and room[in_groups] + left < 2 * in_groups:
+                        continue
+                    cost = later + weight * (available - tiles - in_groups)
+                    if cost < result:
+                        result = cost
         self.viable_memo[key] = result
         return result
 
@@ -284,6 +296,12 @@ class _Search:
                 return high
             if low >= need:
                 return low
+        if number <= HIGHEST_NUMBER and known is None and ceiling > 0:
+            ceiling -= self._least_skipped(state)
+            if ceiling < need:
+                self.memo[state] = (low, ceiling)
+                return ceiling
+            high = ceiling
         self.calls += 1
         if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
             raise SearchTimeout
@@ -303,6 +321,16 @@ class _Search:
                 upper = found
         self.memo[state] = (low, min(high, upper))
         return upper
+
+    def _least_skipped(self, state: State) -> int:
+        """What the optional tiles still to come must lose at least, colour by colour."""
+        number, colour, places, _grouped, jokers, doubles, _value = state
+        units = self.jokers_max - jokers + 2 * (self.doubles_max - doubles)
+        total = 0
+        for other in range(COLOUR_COUNT):
+            total += self.skip_cost(other, number if other >= colour else number + 1,
+                                    places[other], units)
+        return min(total, IMPOSSIBLE)
 
     def _final(self, state: State) -> int:
         _number, _colour, places, _grouped, jokers, doubles, value = state
@@ -354,19 +382,27 @@ class _Search:
                    ("runs", move, in_groups))
 
     def plan(self, on_better: Callable[[Plan], None] | None = None) -> Plan | None:
-        """The best plan: ask for a score of 0, then always one more than found, until the
-        search proves no more is possible. Each plan found is handed to ``on_better``."""
+        """The best plan. A first plan comes quickly (the search tries laying tiles first);
+        then the search asks for the most the bounds allow and, each time that fails, for
+        the bound the failure proved, until it finds a plan that scores it. Each plan found
+        is handed to ``on_better``."""
         start: State = (LOWEST_NUMBER, 0, ((0, 0),) * COLOUR_COUNT, (), 0, 0, 0)
-        best: Plan | None = None
-        need = 0
-        while True:
+        found = self.reach(start, 0)
+        if found < 0:
+            return None
+        best = self._follow(found, start[2])
+        if on_better is not None:
+            on_better(best)
+        need = self.bound_after[(LOWEST_NUMBER, 0)] - self._least_skipped(start)
+        while need > best.score:
             found = self.reach(start, need)
-            if found < need:
-                return best
-            best = self._follow(found, start[2])
-            if on_better is not None:
-                on_better(best)
-            need = found + 1
+            if found >= need:
+                best = self._follow(found, start[2])
+                if on_better is not None:
+                    on_better(best)
+                break
+            need = found
+        return best
 
     def _follow(self, score: int, places: tuple[tuple[int, int], ...]) -> Plan:
         """Walk the recorded choices forward and lay the actual sets."""
