@@ -277,6 +277,8 @@ class _Search:
                     cost = later + weight * (available - tiles - in_groups)
                     if cost < result:
                         result = cost
+                if result == 0:
+                    break
         self.viable_memo[key] = result
         return result
 
