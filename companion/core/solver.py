@@ -280,18 +280,24 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
     """The reason a player understands: a tile that fits nowhere, or the one tile too many."""
     counts = _counts(tiles)
     joker_width = (_jokers(tiles, JokerKind.REGULAR) + 2 * _jokers(tiles, JokerKind.DOUBLE))
+    special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
     loners = [tile for tile in sorted(set(tiles), key=Tile.sort_key)
               if tile.number is not None and not _fits_somewhere(tile, counts, joker_width)]
-    if loners:
+    if loners and not special:  # a mirror or colour-change joker makes other sets possible
         names = ", ".join(str(t) for t in loners)
         verb = "fits" if len(loners) == 1 else "fit"
         return f"{names} {verb} in no run or group"
     if len(tiles) < 3:
         return "a set needs at least 3 tiles"
-    special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
     if special and not any(True for _ in place_specials(tiles, (), preset=preset)):
-        return (f"the solver finds no set for the {special[0].words}: "
-                "it could not place it in any set the rules allow")
+        plain = [t for t in tiles if t not in special]
+        alone = [t for t in special
+                 if not any(True for _ in place_specials([*plain, t], (), preset=preset))]
+        if alone:
+            return (f"the solver finds no set for the {alone[0].words}: "
+                    "it could not place it in any set the rules allow")
+        return (f"the solver finds no way to place the {' and the '.join(t.words for t in special)}"
+                " together: each needs tiles the other takes")
     deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
     for tile in sorted(set(tiles), key=Tile.sort_key):
         rest = list(tiles)

@@ -67,7 +67,18 @@ def test_mirror_and_colour_change_jokers_are_placed_in_sets_their_rules_allow() 
     assert laid("R5 R6 C B8 B9", TWIST).possible
     solution = laid("M K1 O9", TWIST)
     assert not solution.possible
-    assert solution.reason is not None
+    assert solution.reason == ("the solver finds no set for the mirror joker: it could not place "
+                               "it in any set the rules allow")
+    both = laid("R3 R4 M R4 R3 C", TWIST)
+    assert not both.possible
+    assert "mirror joker and the colour-change joker together" in (both.reason or "")
+
+
+def test_a_special_joker_on_the_rack_is_played_where_its_rules_allow() -> None:
+    play = best_play(parse_table("R5 R6 R7 | K9 B9 O9"), parse_rack("R8 C B10 K1"),
+                     opened=True, preset=TWIST)
+    assert sorted(str(t) for t in play.played) == ["B10", "C", "R8"]
+    assert check_table(play.table, preset=TWIST).legal
 
 
 def test_the_whole_box_can_be_laid() -> None:
