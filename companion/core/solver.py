@@ -181,7 +181,7 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
             raise SearchTimeout
         found = _solve_plain(placement, weight=weight,
                              minimum_value=max(0, minimum_value - placement.value),
-                             deadline=deadline)
+                             preset=preset, deadline=deadline)
         if found is not None and (best is None or found.score > best.score):
             best = found
             if not optional or not found.complete:
@@ -190,7 +190,7 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
 
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
-                 deadline: float) -> _Found | None:
+                 preset: Preset, deadline: float) -> _Found | None:
     """The search on what the special jokers left. It first lays only the jokers a set needs
     and lets the spare ones join a set afterwards (far fewer ways to try); should one not
     fit anywhere, it searches again with every joker laid by the search."""
@@ -217,7 +217,7 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
             return None
         melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
         spare = jokers - plan.jokers_used
-        if spare and canonical and not _attach_jokers(melds, spare):
+        if spare and canonical and not _attach_jokers(melds, spare, preset):
             continue
         used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
         special_score = sum(weight["joker"] if tile.is_joker
@@ -228,13 +228,13 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
     return None
 
 
-def _attach_jokers(melds: list[Meld], spare: int) -> bool:
+def _attach_jokers(melds: list[Meld], spare: int, preset: Preset) -> bool:
     """Let each spare joker join a set it keeps legal (a run's end, a group of three)."""
     joker = Tile.of_joker(JokerKind.REGULAR)
     for _ in range(spare):
         for i, meld in enumerate(melds):
             longer = next((m for m in (meld + (joker,), (joker,) + meld)
-                           if check_meld(m).legal), None)
+                           if _verdict(m, preset).legal), None)
             if longer is not None:
                 melds[i] = longer
                 break

@@ -217,12 +217,12 @@ class _Search:
                            for _ in range(COLOUR_COUNT)]
         for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
             column = [self.available[c][number] for c in range(COLOUR_COUNT)]
-            present = sum(1 for n in column if n)
-            for colour in range(COLOUR_COUNT):
-                self.group_possible[colour][number] = present - (column[colour] > 0)
-                for k in (1, 2):
-                    self.group_room[colour][number][k] = sum(
-                        min(k, n) for other, n in enumerate(column) if other != colour)
+            present = sum(1 for n in column if n)  # with n <= 2: sum(min(1, n))
+            everything = sum(column)  # sum(min(2, n))
+            for colour, here in enumerate(column):
+                self.group_possible[colour][number] = present - (here > 0)
+                self.group_room[colour][number][1] = present - (here > 0)
+                self.group_room[colour][number][2] = everything - here
         self.bound_after = self._bounds()
         self.choice: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.calls = 0
