@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
@@ -52,6 +53,7 @@ from companion.core.tiles import (
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
 DEFAULT_TIME_LIMIT = 2.0
+REASON_TIME_LIMIT = 0.3  # looking for "the one tile too many" is a courtesy, kept short
 COLOURS = tuple(Colour)
 
 
@@ -92,9 +94,9 @@ class Solution:
     def describe(self) -> str:
         """The answer as the CLI prints it."""
         if self.played:
-            lines = [f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
-                     f"{'tile' if len(self.played) == 1 else 'tiles'}, value {self.value}); "
-                     "the table becomes:"]
+            tiles = "tile" if len(self.played) == 1 else "tiles"
+            lines = [(f"Lay {format_tiles(self.played)} from your rack ({len(self.played)} "
+                      f"{tiles}, value {self.value}); the table becomes:")]
         elif self.possible:
             lines = ["These tiles can be laid as:"]
         else:
@@ -130,8 +132,14 @@ def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
     return Tile.of_joker(JokerKind.REGULAR if kind == "joker" else JokerKind.DOUBLE)
 
 
+@lru_cache(maxsize=4096)
+def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
+    """The core's verdict, remembered: the solver lays the same short sets again and again."""
+    return check_meld(meld, preset=preset)
+
+
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
+    verdicts = tuple(_verdict(tuple(meld), preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -161,6 +169,7 @@ class _Found:
     melds: tuple[Meld, ...]
     score: int
     used: Counter[Tile]
+    complete: bool = True
 
 
 def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
@@ -172,32 +181,66 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
             raise SearchTimeout
         found = _solve_plain(placement, weight=weight,
                              minimum_value=max(0, minimum_value - placement.value),
-                             deadline=deadline)
+                             preset=preset, deadline=deadline)
         if found is not None and (best is None or found.score > best.score):
             best = found
-            if not optional:
+            if not optional or not found.complete:
                 break
     return best
 
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
-                 deadline: float) -> _Found | None:
+                 preset: Preset, deadline: float) -> _Found | None:
+    """The search on what the special jokers left. It first lays only the jokers a set needs
+    and lets the spare ones join a set afterwards (far fewer ways to try); should one not
+    fit anywhere, it searches again with every joker laid by the search."""
     required, optional = placement.required, placement.optional
     pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
                 jokers_required=_jokers(required, JokerKind.REGULAR),
                 jokers_optional=_jokers(optional, JokerKind.REGULAR),
                 doubles_required=_jokers(required, JokerKind.DOUBLE),
                 doubles_optional=_jokers(optional, JokerKind.DOUBLE))
-    plan: Plan | None = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
-                               double_weight=weight["joker"], minimum_value=minimum_value,
-                               deadline=deadline)
-    if plan is None:
-        return None
-    melds = placement.melds + tuple(tuple(_tile_of(p) for p in s) for s in plan.sets)
-    used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
-    special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
-                        for tile in placement.from_optional)
-    return _Found(melds=melds, score=plan.score + special_score, used=used)
+    jokers = pool.jokers_required + pool.jokers_optional
+    for canonical in ((True, False) if minimum_value == 0 and jokers else (False,)):
+        found: list[Plan] = []
+        try:
+            plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
+                          double_weight=weight["joker"], minimum_value=minimum_value,
+                          deadline=deadline, canonical=canonical, on_better=found.append)
+        except SearchTimeout:
+            if not found:
+                raise
+            plan, complete = found[-1], False
+        else:
+            complete = True
+        if plan is None:
+            return None
+        melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+        spare = jokers - plan.jokers_used
+        if spare and canonical and not _attach_jokers(melds, spare, preset):
+            continue
+        used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
+        special_score = sum(weight["joker"] if tile.is_joker
+                            else weight["numbers"][tile.number or 0]
+                            for tile in placement.from_optional)
+        return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
+                      complete=complete)
+    return None
+
+
+def _attach_jokers(melds: list[Meld], spare: int, preset: Preset) -> bool:
+    """Let each spare joker join a set it keeps legal (a run's end, a group of three)."""
+    joker = Tile.of_joker(JokerKind.REGULAR)
+    for _ in range(spare):
+        for i, meld in enumerate(melds):
+            longer = next((m for m in (meld + (joker,), (joker,) + meld)
+                           if _verdict(m, preset).legal), None)
+            if longer is not None:
+                melds[i] = longer
+                break
+        else:
+            return False
+    return True
 
 
 def _weights(goal: str) -> dict[str, Any]:
@@ -237,18 +280,25 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
     """The reason a player understands: a tile that fits nowhere, or the one tile too many."""
     counts = _counts(tiles)
     joker_width = (_jokers(tiles, JokerKind.REGULAR) + 2 * _jokers(tiles, JokerKind.DOUBLE))
+    special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
     loners = [tile for tile in sorted(set(tiles), key=Tile.sort_key)
               if tile.number is not None and not _fits_somewhere(tile, counts, joker_width)]
-    if loners:
+    if loners and not special:  # a mirror or colour-change joker makes other sets possible
         names = ", ".join(str(t) for t in loners)
         verb = "fits" if len(loners) == 1 else "fit"
         return f"{names} {verb} in no run or group"
     if len(tiles) < 3:
         return "a set needs at least 3 tiles"
-    special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
     if special and not any(True for _ in place_specials(tiles, (), preset=preset)):
-        return (f"the solver finds no set for the {special[0].words}: "
-                "it could not place it in any set the rules allow")
+        plain = [t for t in tiles if t not in special]
+        alone = [t for t in special
+                 if not any(True for _ in place_specials([*plain, t], (), preset=preset))]
+        if alone:
+            return (f"the solver finds no set for the {alone[0].words}: "
+                    "it could not place it in any set the rules allow")
+        return (f"the solver finds no way to place the {' and the '.join(t.words for t in special)}"
+                " together: each needs tiles the other takes")
+    deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
     for tile in sorted(set(tiles), key=Tile.sort_key):
         rest = list(tiles)
         rest.remove(tile)

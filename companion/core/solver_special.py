@@ -119,8 +119,8 @@ def _shapes(kind: JokerKind | None) -> tuple[tuple[Tile | None, ...], ...]:
 def _colour_change_shapes() -> Iterator[tuple[Tile | None, ...]]:
     longest = LONGEST_COLOUR_CHANGE_FRAGMENT
     for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
-        for before in range(0, longest + 1):
-            for after in range(0, longest + 1):
+        for before in range(longest + 1):
+            for after in range(longest + 1):
                 if (before + after < 2 or number - before < LOWEST_NUMBER
                         or number + after > HIGHEST_NUMBER):
                     continue

@@ -81,11 +81,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.web.photos import views as photos_views
     from companion.web.scores import api as scores_api
     from companion.web.scores import views as scores_views
-    from companion.web.turns import api as turns_api
-    from companion.web.turns import views as turns_views
-
     from companion.web.solve import api as solve_api
     from companion.web.solve import views as solve_views
+    from companion.web.turns import api as turns_api
+    from companion.web.turns import views as turns_views
 
     for page_blueprint in (check_views.bp, scores_views.bp, turns_views.bp, photos_views.bp,
                            solve_views.bp):

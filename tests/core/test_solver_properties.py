@@ -159,3 +159,30 @@ def test_the_initial_meld_lays_as_many_tiles_as_the_brute_force(rack) -> None:
     if solution.possible:
         assert sum(v.value or 0 for v in solution.sets) >= PRESSMAN.initial_meld
         assert_legal_and_exact(solution, solution.played, PRESSMAN)
+
+
+def brute_best_rack_value(table_tiles: tuple[Tile, ...], rack: tuple[Tile, ...],
+                          preset: Preset) -> int:
+    best = 0
+    for size in range(len(rack), 0, -1):
+        for part in set(combinations(_key(rack), size)):
+            value = sum(t.rack_value for t in part)
+            if value > best and brute_arrangeable(table_tiles + part, preset):
+                best = value
+    return best
+
+
+@SETTINGS
+@given(small_tiles(low=4, jokers=1, most=6), small_tiles(low=4, jokers=1, most=4))
+def test_best_play_by_value_takes_as_much_off_the_rack_as_the_brute_force(table_tiles,
+                                                                           rack) -> None:
+    if Counter(table_tiles + rack)[JOKER] > 2 or max(
+            Counter(t for t in table_tiles + rack if not t.is_joker).values(), default=0) > 2:
+        return
+    splits = brute_partitions(table_tiles, PRESSMAN)
+    if not splits:
+        return
+    solution = best_play(splits[0], rack, preset=PRESSMAN, opened=True, goal="value")
+    assert solution.value == brute_best_rack_value(table_tiles, rack, PRESSMAN)
+    if solution.possible:
+        assert_legal_and_exact(solution, table_tiles + solution.played, PRESSMAN)

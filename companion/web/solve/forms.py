@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
 
 from companion.core.tiles import NotationError, parse_rack, parse_table
@@ -34,8 +35,8 @@ class SolveForm(FlaskForm):
         "Your rack", validators=[rack_notation],
         render_kw=TILE_FIELD | {"rows": 2, "placeholder": "R8 K1 O12 J"})
     opened = BooleanField("I have made the initial meld")
-    goal = SelectField("Play", choices=[("tiles", "the most tiles"),
-                                        ("value", "the most value (a joker counts 30)")],
+    goal = SelectField("Play", choices=[SelectChoice("tiles", "the most tiles"),
+                                        SelectChoice("value", "the most value (a joker counts 30)")],
                        default="tiles")
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})

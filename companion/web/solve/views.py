@@ -38,7 +38,8 @@ def what_can_i_play() -> tuple[str, int]:
         valid = form.validate()
     else:  # /solve?table=...&rack=... answers at once; nothing is written
         form = SolveForm(formdata=request.args or None)
-        valid = all([field.validate(form) for field in form if field.name != "csrf_token"])
+        checked = [field.validate(form) for field in form if field.name != "csrf_token"]
+        valid = all(checked)  # every field checked first, so that every error shows
     submitted = request.method == "POST" or {"table", "rack"} & request.args.keys()
     solution, sets = None, None
     if submitted and valid:
