@@ -39,7 +39,8 @@ stable, other tools rely on them):
 ``joker_set_manipulated``
     Sabra Way: a set still holding a joker lost a tile or was split ("You may not take a tile
     away from a meld which includes a Joker", "A meld containing a Joker may not be
-    manipulated", seed 004). Adding to it is allowed ("You can add a tile to a meld containing
+    manipulated", seed 004), or its joker was taken away with no tile it stood for taking its
+    place (the joker itself is a tile taken away; a set broken up to clear its joker too). Adding to it is allowed ("You can add a tile to a meld containing
     a Joker, either the fourth tile in a group or to either end of a run"). Once every joker of
     a set is exchanged, the set may be manipulated ("After a Joker has been taken from a meld
     as shown above, the meld may be manipulated"); a set that still holds a second joker stays
@@ -305,8 +306,15 @@ def _joker_set_manipulated(turn: _Turn) -> list[Violation]:
     violations = []
     for index, meld in enumerate(turn.before):
         jokers = sum(1 for tile in meld if tile.is_joker)
-        if not jokers or jokers <= freed_by_set[index]:
-            continue  # no joker, or every joker taken: "the meld may be manipulated"
+        if not jokers:
+            continue
+        if jokers <= freed_by_set[index]:
+            # every joker taken: "the meld may be manipulated", once a tile took the joker's
+            # place; a joker simply taken away took a tile from a meld holding a joker
+            if not _exchanged_in_place(index, turn):
+                violations.append(Violation(ViolationCode.JOKER_SET_MANIPULATED,
+                                            {"set": meld, "preset": turn.preset.name}))
+            continue
         still_there = Counter(meld)
         for joker in turn.freed:
             if joker.was.set_index == index:
@@ -319,6 +327,18 @@ def _joker_set_manipulated(turn: _Turn) -> list[Violation]:
         violations.append(Violation(ViolationCode.JOKER_SET_MANIPULATED,
                                     {"set": meld, "preset": turn.preset.name}))
     return violations
+
+
+def _exchanged_in_place(index: int, turn: _Turn) -> bool:
+    """Did a tile a freed joker stood for take its place: is it in the set after the turn that
+    holds most of the old set's tiles?"""
+    old = turn.before[index]
+    home = descendant(old, turn.after)
+    if home is None:
+        return False
+    options = frozenset().union(*(option_tiles(joker.was.options) for joker in turn.freed
+                                  if joker.was.set_index == index))
+    return any(tile in options for tile in (numbered(turn.after[home]) - numbered(old)))
 
 
 def _joker_needs_two_rack_tiles(turn: _Turn) -> list[Violation]:
