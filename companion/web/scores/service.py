@@ -32,6 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -39,7 +40,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from companion.core.presets import UnknownPresetError, get_preset
+from companion.core.presets import Preset, UnknownPresetError, get_preset
 from companion.core.scoring import (
     ENDING_WORDS,
     MAX_PLAYERS,
@@ -256,7 +257,12 @@ class SheetView:
     last_game: int | None
     redo: int | None
     json: dict[str, Any]
+    created_at: datetime
     rendered: dict[Any, Any] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Preset:
+        return apply_rule_overrides(self.base_preset, self.rule_overrides)
 
 
 SHEET_VIEWS_KEPT = 512
@@ -284,7 +290,7 @@ def sheet_view(public_id: str) -> SheetView | None:
                      session.player_names, session.base_preset,
                      dict(session.rule_overrides or {}), session.rounds, sheet_of(session),
                      session.games[-1].number if session.games else None,
-                     redo_offer(session), session_json(session))
+                     redo_offer(session), session_json(session), session.created_at)
     with _sheet_views_lock:
         _sheet_views[(public_id, view.version)] = view
         while len(_sheet_views) > SHEET_VIEWS_KEPT:
