@@ -241,7 +241,14 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
     report = report or LoadReport()
     stop = stop_event or threading.Event()
     setup = Client(server)
-    shared = [new_session(setup)]
+    for attempt in range(50):  # a server that has just been restarted may still be booting
+        try:
+            shared = [new_session(setup)]
+            break
+        except (OSError, http.client.HTTPException):
+            if attempt == 49:
+                raise
+            time.sleep(0.2)
     report.shared_sessions.add(shared[0][0])
     shared_lock = threading.Lock()
 

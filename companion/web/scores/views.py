@@ -37,6 +37,7 @@ from companion.core.scoring import (
     ScoringError,
     TiedLowestRackError,
     round_of,
+    signed,
 )
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
@@ -306,6 +307,11 @@ def posted_game_form() -> GameForm:
     return GameForm(formdata=formdata)
 
 
+def describe_recorded(game: dict[str, Any]) -> str:
+    scores = ", ".join(f"{name} {signed(points)}" for name, points in game["scores"].items())
+    return f"game {game['number']}: {game['winner']} won ({scores})."
+
+
 def form_idempotency(form: GameForm) -> Idempotency | None:
     """The form's one-per-render key: posting the same form twice records one game."""
     key = (form.idempotency_key.data or "").strip()
@@ -354,7 +360,19 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
         except ScoringError as error:
             db.session.rollback()
             show_refusal(form, players, error)
-        except (SessionStateError, IdempotencyKeyReused) as error:
+        except SessionStateError as error:
+            db.session.rollback()
+            if error.field != "number" or error.recorded is None:
+                flash(str(error), "error")
+                return redirect(sheet_url(score_session))
+            # Another phone recorded this game first: the typing stays, the form now records
+            # the next game, and the page says what the other phone recorded.
+            next_number = service.games_stored(score_session)[1] + 1
+            form.number.data = str(next_number)
+            form.form_errors.append(f"{error} Recorded there: "
+                                    + describe_recorded(error.recorded))
+            return game_page(score_session, form, next_number, editing=False), 409
+        except IdempotencyKeyReused as error:
             db.session.rollback()
             flash(str(error), "error")
             return redirect(sheet_url(score_session))
