@@ -20,6 +20,7 @@ from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackErr
 from companion.web.api import ApiInputError, json_body
 from companion.web.models import ScoreSession, db
 from companion.web.scores import service
+from companion.web.scores.device import device_hash
 from companion.web.scores.service import (
     GameInput,
     Idempotency,
@@ -203,8 +204,6 @@ def create_session() -> tuple[Any, int]:
 @bp.get("/sessions")
 def list_sessions() -> Any:
     """The sessions this browser created or joined on the pages (none for a bare client)."""
-    from companion.web.scores.views import device_hash
-
     return jsonify(sessions=[{"id": s.public_id, "players": list(s.player_names),
                               "rounds": s.rounds, "preset": s.preset_key,
                               "games_played": played}

@@ -11,15 +11,12 @@ shows the sheet without any edit buttons. ``/scores/`` lists only this browser's
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     g,
     redirect,
@@ -41,6 +38,7 @@ from companion.core.scoring import (
 )
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
+from companion.web.scores.device import device_hash, device_hash_to_grant, set_device_cookie
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
 from companion.web.scores.service import (
     ENDING_WORDS,
@@ -55,41 +53,14 @@ from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
 
+bp.after_app_request(set_device_cookie)
 bp.teardown_app_request(end_write)
 
 ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "The pool ran out",
                  Ending.PAPER: "Copy from paper"}
-DEVICE_COOKIE = "companion_device"
-DEVICE_COOKIE_DAYS = 400
-"""The longest lifetime browsers keep (Chrome caps cookies at 400 days)."""
 
 
 # This browser --------------------------------------------------------------------------------
-
-def device_hash() -> str | None:
-    token = g.get("new_device_token") or request.cookies.get(DEVICE_COOKIE, "")
-    return hashlib.sha256(token.encode()).hexdigest() if 20 <= len(token) <= 100 else None
-
-
-def device_hash_to_grant() -> str:
-    """This browser's device hash, making a device token (sent with the answer) if it has none."""
-    existing = device_hash()
-    if existing is not None:
-        return existing
-    g.new_device_token = secrets.token_urlsafe(32)
-    return hashlib.sha256(g.new_device_token.encode()).hexdigest()
-
-
-@bp.after_app_request
-def set_device_cookie(response: Response) -> Response:
-    token = g.pop("new_device_token", None)
-    if token is not None:
-        response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_COOKIE_DAYS * 86400,
-                            httponly=True, samesite="Lax",
-                            secure=request.is_secure or
-                            bool(current_app.config.get("SESSION_COOKIE_SECURE")))
-    return response
-
 
 @bp.before_request
 def adopt_old_edit_keys() -> None:
