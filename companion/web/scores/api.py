@@ -28,6 +28,7 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
+from companion.web.scores.sheets import SheetView, sheet_view
 
 bp = Blueprint("scores_api", __name__)
 
@@ -163,7 +164,7 @@ def expected_number(payload: dict[str, Any]) -> int | None:
     return number
 
 
-def links(session: ScoreSession | service.SheetView, key: str | None = None
+def links(session: ScoreSession | SheetView, key: str | None = None
           ) -> dict[str, str]:
     found = {"sheet": url_for("scores.score_sheet", session_id=session.public_id,
                               _external=True),
@@ -213,7 +214,7 @@ def list_sessions() -> Any:
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Any:
     """The whole session; its JSON is made once per version (and host, for the links)."""
-    view = service.sheet_view(session_id)
+    view = sheet_view(session_id)
     if view is None:
         raise no_session(session_id)
     cache_key = ("json", request.host_url)

@@ -46,9 +46,9 @@ from companion.web.scores.service import (
     Idempotency,
     IdempotencyKeyReused,
     SessionStateError,
-    SheetView,
     WriteAnswer,
 )
+from companion.web.scores.sheets import SheetView, sheet_view
 from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
@@ -194,7 +194,7 @@ def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
 
 
 def load_view(session_id: str) -> SheetView:
-    view = service.sheet_view(session_id)
+    view = sheet_view(session_id)
     if view is None:
         abort(404, description="There is no such score session (check the link).")
     return view
