@@ -213,7 +213,7 @@ def main() -> None:
         if arguments.only in (None, "kills"):
             print("Kills, SQLite:")
             for line in measure_kills(f"sqlite:///{folder / 'kills.sqlite'}", folder / "kills",
-                                      kills=kills, writers=min(writers, 8)):
+                                      kills=kills, writers=writers):
                 print("  " + line)
             with postgres_database() as url:
                 print("Kills, PostgreSQL:")
@@ -221,7 +221,7 @@ def main() -> None:
                     print("  skipped: PostgreSQL is missing")
                 else:
                     for line in measure_kills(url, folder / "pg-kills", kills=kills,
-                                              writers=min(writers, 8)):
+                                              writers=writers):
                         print("  " + line)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -72,6 +72,8 @@ class LiveServer:
                         "upgrade"], env=self.environment, check=True, capture_output=True)
 
     def start(self) -> None:
+        """Start the server and wait until it answers a request (the master listening is not
+        enough: its worker may still be booting)."""
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(self.command(), env=self.environment, stdout=log,
                                             stderr=subprocess.STDOUT)
@@ -80,14 +82,21 @@ class LiveServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
+                probe = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                probe.request("GET", "/api/v1/sessions")
+                answered = probe.getresponse().status
+                probe.close()
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start within 60 s")
+                continue
+            if answered == 200:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not answer within 60 s")
 
     def kill(self) -> None:
-        """``kill -9`` of the master and its workers: nothing gets to clean up."""
+        """``kill -9`` of the master and its workers: nothing gets to clean up. Returns once
+        nothing listens on the port any more."""
         assert self.process is not None
         children = subprocess.run(["pgrep", "-P", str(self.process.pid)], check=False,
                                   capture_output=True, text=True).stdout.split()
@@ -97,6 +106,13 @@ class LiveServer:
             except ProcessLookupError:
                 pass
         self.process.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    time.sleep(0.1)
+            except OSError:
+                return
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -241,7 +257,14 @@ def run_writers(server: LiveServer, *, writers: int, seconds: float, undo: bool 
     report = report or LoadReport()
     stop = stop_event or threading.Event()
     setup = Client(server)
-    shared = [new_session(setup)]
+    for attempt in range(50):  # a server that has just been restarted may still be booting
+        try:
+            shared = [new_session(setup)]
+            break
+        except (OSError, http.client.HTTPException):
+            if attempt == 49:
+                raise
+            time.sleep(0.2)
     report.shared_sessions.add(shared[0][0])
     shared_lock = threading.Lock()
 

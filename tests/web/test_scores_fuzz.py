@@ -88,6 +88,9 @@ OPERATION = st.one_of(
                       "player_4": NAME, "rounds": FORM_TEXT, "preset": st.text(max_size=8),
                       "joker_penalty": FORM_TEXT, "exhausted_pool": st.text(max_size=6)}),
         st.none()),
+    st.tuples(st.just("api read"), st.sampled_from(
+        ["", "/history", "/games/1", "/games/0", "/games/99999999999999999999", "/games/x",
+         "/../nope"]), st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"])),
     st.tuples(st.just("read"), st.sampled_from(
         ["", "/view", "/history", "/sheet.csv", "/games/new", "/games/1/edit"]), st.none()),
 )
@@ -112,6 +115,8 @@ def do(client: FlaskClient, session_id: str, key: dict[str, str], operation: tup
             **key, "Content-Type": "application/json"})
     if kind == "api new session":
         return api, client.post("/api/v1/sessions", json=first)
+    if kind == "api read":
+        return api, client.open(f"{api}{first}", method=second, headers=key)
     if kind == "form record":
         return page, client.post(f"{page}/games/new", data=first)
     if kind == "form edit":

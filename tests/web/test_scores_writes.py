@@ -218,3 +218,20 @@ def test_the_history_keeps_the_idempotency_key_with_the_change(
         change = db.session.scalar(select(GameChange))
         assert change.idempotency_key == "k-1" and change.answer["status"] == 201
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1
+
+
+def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_says_what(
+        app: Flask, client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 2, "preset": "pressman"})
+    session_id = answer.location.rsplit("/", 1)[1]
+    other_phone = {"ending": "paper", "number": "1", "lines-0-score": "+4",
+                   "lines-1-score": "-4"}
+    assert client.post(f"/scores/{session_id}/games/new", data=other_phone).status_code == 302
+    late = client.post(f"/scores/{session_id}/games/new", data={
+        "ending": "out", "winner": "Bob", "number": "1", "lines-0-rack": "K7 K8"})
+    assert late.status_code == 409
+    assert "game 1 was already recorded from another phone (Ann won)" in late.text
+    assert "Recorded there: game 1: Ann won (Ann +4, Bob −4)." in late.text
+    assert 'value="K7 K8"' in late.text and 'name="number" type="hidden" value="2"' in late.text
+    assert "Record game 2" in late.text

@@ -21,6 +21,7 @@ from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackErr
 from companion.web.api import ApiInputError, json_body
 from companion.web.models import ScoreSession, db
 from companion.web.scores import service
+from companion.web.scores.device import device_hash
 from companion.web.scores.service import (
     GameInput,
     Idempotency,
@@ -28,6 +29,7 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
+from companion.web.scores.sheets import SheetView, sheet_view
 
 bp = Blueprint("scores_api", __name__)
 
@@ -160,7 +162,7 @@ def expected_number(payload: dict[str, Any]) -> int | None:
     return number
 
 
-def links(session: ScoreSession | service.SheetView, key: str | None = None
+def links(session: ScoreSession | SheetView, key: str | None = None
           ) -> dict[str, str]:
     found = {"sheet": url_for("scores.score_sheet", session_id=session.public_id,
                               _external=True),
@@ -201,8 +203,6 @@ def create_session() -> tuple[Any, int]:
 @bp.get("/sessions")
 def list_sessions() -> Any:
     """The sessions this browser created or joined on the pages (none for a bare client)."""
-    from companion.web.scores.views import device_hash
-
     return jsonify(sessions=[{"id": s.public_id, "players": list(s.player_names),
                               "rounds": s.rounds, "preset": s.preset_key,
                               "games_played": played}
@@ -212,7 +212,7 @@ def list_sessions() -> Any:
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Any:
     """The whole session; its JSON is made once per version (and host, for the links)."""
-    view = service.sheet_view(session_id)
+    view = sheet_view(session_id)
     if view is None:
         raise no_session(session_id)
     cache_key = ("json", request.host_url)

@@ -11,15 +11,12 @@ shows the sheet without any edit buttons. ``/scores/`` lists only this browser's
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     g,
     redirect,
@@ -38,9 +35,11 @@ from companion.core.scoring import (
     ScoringError,
     TiedLowestRackError,
     round_of,
+    signed,
 )
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
+from companion.web.scores.device import device_hash, device_hash_to_grant, set_device_cookie
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
 from companion.web.scores.service import (
     ENDING_WORDS,
@@ -48,45 +47,18 @@ from companion.web.scores.service import (
     Idempotency,
     IdempotencyKeyReused,
     SessionStateError,
-    SheetView,
     WriteAnswer,
 )
+from companion.web.scores.sheets import SheetView, sheet_view
 from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
 
+bp.after_app_request(set_device_cookie)
 bp.teardown_app_request(end_write)
 
-DEVICE_COOKIE = "companion_device"
-DEVICE_COOKIE_DAYS = 400
-"""The longest lifetime browsers keep (Chrome caps cookies at 400 days)."""
 
 # This browser --------------------------------------------------------------------------------
-
-def device_hash() -> str | None:
-    token = g.get("new_device_token") or request.cookies.get(DEVICE_COOKIE, "")
-    return hashlib.sha256(token.encode()).hexdigest() if 20 <= len(token) <= 100 else None
-
-
-def device_hash_to_grant() -> str:
-    """This browser's device hash, making a device token (sent with the answer) if it has none."""
-    existing = device_hash()
-    if existing is not None:
-        return existing
-    g.new_device_token = secrets.token_urlsafe(32)
-    return hashlib.sha256(g.new_device_token.encode()).hexdigest()
-
-
-@bp.after_app_request
-def set_device_cookie(response: Response) -> Response:
-    token = g.pop("new_device_token", None)
-    if token is not None:
-        response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_COOKIE_DAYS * 86400,
-                            httponly=True, samesite="Lax",
-                            secure=request.is_secure or
-                            bool(current_app.config.get("SESSION_COOKIE_SECURE")))
-    return response
-
 
 @bp.before_request
 def adopt_old_edit_keys() -> None:
@@ -220,7 +192,7 @@ def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
 
 
 def load_view(session_id: str) -> SheetView:
-    view = service.sheet_view(session_id)
+    view = sheet_view(session_id)
     if view is None:
         abort(404, description="There is no such score session (check the link).")
     return view
@@ -304,6 +276,11 @@ def posted_game_form() -> GameForm:
     return GameForm(formdata=formdata)
 
 
+def describe_recorded(game: dict[str, Any]) -> str:
+    scores = ", ".join(f"{name} {signed(points)}" for name, points in game["scores"].items())
+    return f"game {game['number']}: {game['winner']} won ({scores})."
+
+
 def form_idempotency(form: GameForm) -> Idempotency | None:
     """The form's one-per-render key: posting the same form twice records one game."""
     key = (form.idempotency_key.data or "").strip()
@@ -352,7 +329,19 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
         except ScoringError as error:
             db.session.rollback()
             show_refusal(form, players, error)
-        except (SessionStateError, IdempotencyKeyReused) as error:
+        except SessionStateError as error:
+            db.session.rollback()
+            if error.field != "number" or error.recorded is None:
+                flash(str(error), "error")
+                return redirect(sheet_url(score_session))
+            # Another phone recorded this game first: the typing stays, the form now records
+            # the next game, and the page says what the other phone recorded.
+            next_number = service.games_stored(score_session)[1] + 1
+            form.number.data = str(next_number)
+            form.form_errors.append(f"{error} Recorded there: "
+                                    + describe_recorded(error.recorded))
+            return game_page(score_session, form, next_number, editing=False), 409
+        except IdempotencyKeyReused as error:
             db.session.rollback()
             flash(str(error), "error")
             return redirect(sheet_url(score_session))
