@@ -275,8 +275,7 @@ class _Search:
                     if in_groups and room[in_groups] + left < 2 * in_groups:
                         continue
                     cost = later + weight * (available - tiles - in_groups)
-                    if cost < result:
-                        result = cost
+                    result = min(result, cost)
                 if result == 0:
                     break
         self.viable_memo[key] = result
@@ -319,8 +318,7 @@ class _Search:
                 self.choice[state] = choice
                 self.memo[state] = (found, high)
                 return found
-            if found > upper:
-                upper = found
+            upper = max(upper, found)
         self.memo[state] = (low, min(high, upper))
         return upper
 
