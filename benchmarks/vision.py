@@ -352,7 +352,18 @@ def racks(count: int) -> dict[str, float | int | str]:
         strays_left_out += min(len(reading.ignored), len(render.stray))
         confident_wrong += sum(1 for tile in reading.tiles
                                if not tile.low_confidence and tile.tile not in truth)
+    from training.synthetic import random_table, render_table
+
+    tables_taken = 0
+    for seed in range(RACK_SEEDS, RACK_SEEDS + count // 2):
+        table = render_table(random_table(np.random.default_rng(seed)), seed=seed)
+        try:
+            read_rack(cv2.imencode(".jpg", table.image)[1].tobytes())
+            tables_taken += 1
+        except PhotoError:
+            pass
     return {
+        "table photos taken for a rack": f"{tables_taken}/{count // 2}",
         "racks found": f"{found_rack}/{count}",
         "racks read exactly": f"{exact}/{count}",
         "rack value right": f"{value_right}/{count}",

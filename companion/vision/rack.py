@@ -42,7 +42,11 @@ EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edg
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
-BAR_EVEN_DELTA = 14.0  # ΔE within which a column's bar colour counts as the bar's colour
+BAR_EVEN_DELTA = 14.0
+ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
+TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
+TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
+EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median step  # ΔE within which a column's bar colour counts as the bar's colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +249,10 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     image_height, image_width = lab.shape[:2]
     reach = float(np.hypot(image_width, image_height))
     columns = np.arange(-reach, reach, 1 / scale, dtype=np.float32)
-    depth = np.arange(0, BAR_EDGE_TO + 0.1, 1 / STRIP_PIXELS_PER_HEIGHT, dtype=np.float32)
+    # depth in tile heights: from a little above the tiles' bottoms down past the bar
+    depth = np.arange(-ABOVE_BOTTOM, BAR_EDGE_TO + 0.1, 1 / STRIP_PIXELS_PER_HEIGHT,
+                      dtype=np.float32)
+    zero = round(ABOVE_BOTTOM * STRIP_PIXELS_PER_HEIGHT)  # the strip row at depth 0
     depth_pixels = depth * tile_height
     map_x = (origin[0] + columns[None, :] * right[0] + depth_pixels[:, None] * down[0])
     map_y = (origin[1] + columns[None, :] * right[1] + depth_pixels[:, None] * down[1])
@@ -256,39 +263,65 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     strip = cv2.GaussianBlur(strip, (0, 0), 1.0)
     step = np.zeros(strip.shape[:2], np.float32)
     step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
+    # an edge is a step well above the column's own texture (cloth and wood grain step too)
+    texture = np.median(step[1:-1], axis=0)
+    edges = (step > EDGE_STEP) & (step > EDGE_OVER_TEXTURE * texture[None, :])
+    # an edge counts at a depth when it shows there or one pixel above or below
+    near = np.zeros_like(edges)
+    near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
     # the columns of the row itself: from its first tile's left edge to its last's right edge
     in_row = inside & (columns >= along.min() - tile_width / 2) \
         & (columns <= along.max() + tile_width / 2)
     if in_row.sum() < 3:
         return None
-    first = int(BAR_EDGE_FROM * STRIP_PIXELS_PER_HEIGHT)
-    last = min(len(depth) - 2, int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT))
-    edges = step[first - 1:last + 2] > EDGE_STEP
-    # an edge counts at a depth when it shows there or one pixel above or below
-    near = edges[:-2] | edges[1:-1] | edges[2:]
-    support = near[:, in_row].mean(axis=1)
+    first = zero + int(BAR_EDGE_FROM * STRIP_PIXELS_PER_HEIGHT)
+    last = min(len(depth) - 2, zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT))
+    support = near[first:last + 1][:, in_row].mean(axis=1)
     best = int(support.argmax())
     if support[best] < BAR_SUPPORT:
         return None
     edge_depth = first + best
-    # the edge where no tile stands at that depth, within a tile and a half of the row
-    at_edge = cv2.remap(covered, map_x[edge_depth - 2:edge_depth + 3].astype(np.float32),
-                        map_y[edge_depth - 2:edge_depth + 3].astype(np.float32),
-                        cv2.INTER_NEAREST).any(axis=0)
     near_row = inside & (columns >= along.min() - 2 * tile_width) \
         & (columns <= along.max() + 2 * tile_width)
-    free = near_row & ~at_edge
-    if free.sum() * (1 / scale) < tile_width * FREE_WIDTH or near[best][free].mean() < BAR_SUPPORT:
+    # where no tile stands, within two tiles of the row, the bar must show too: its lower
+    # edge (always), and its top edge along the tiles' bottoms when there is room to see it
+    # (what tells a ledge from the side of a tile seen at a slant, or from a seam of the
+    # table under a row of sets)
+    def shows_where_free(row_from: int, row_to: int, share: float) -> bool | None:
+        """None when too little of that band is free of tiles to tell."""
+        covered_there = cv2.remap(covered, map_x[row_from:row_to].astype(np.float32),
+                                  map_y[row_from:row_to].astype(np.float32),
+                                  cv2.INTER_NEAREST).any(axis=0)
+        free = near_row & ~covered_there
+        if free.sum() / scale < tile_width * FREE_WIDTH:
+            return None
+        return bool(near[row_from:row_to][:, free].any(axis=0).mean() >= share)
+
+    if not shows_where_free(edge_depth - 2, edge_depth + 3, BAR_SUPPORT):
         return None
+    if shows_where_free(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, TOP_SUPPORT) is False:
+        return None
+    return _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
+                      origin, right, down, tile_height, tile_width, scale)
+
+
+def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
+               zero: int, inside: np.ndarray, in_row: np.ndarray, columns: np.ndarray,
+               along: np.ndarray, group: list[int], origin: np.ndarray, right: np.ndarray,
+               down: np.ndarray, tile_height: float, tile_width: float,
+               scale: float) -> _Row | None:
+    """The bar's colour must be even along the row; its extent decides which tiles it holds."""
+    best = near[edge_depth]
     # the bar's lower part, above its edge: the tiles' outlines may stop short of their bottoms
-    band = strip[max(2, int(edge_depth * 0.45)):max(3, edge_depth - 1)]
+    height = edge_depth - zero
+    band = strip[zero + max(2, int(height * 0.45)):zero + max(3, height - 1)]
     colour_per_column = np.median(band, axis=0)
     bar_colour = np.median(colour_per_column[in_row], axis=0)
     even_columns = np.linalg.norm(colour_per_column - bar_colour, axis=1) < BAR_EVEN_DELTA
     if even_columns[in_row].mean() < BAR_EVEN:
         return None
     # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed
-    present = inside & (even_columns | near[best])
+    present = inside & (even_columns | best)
     gap = max(1, int(0.5 * tile_width * scale))
     closed = cv2.morphologyEx(present.astype(np.uint8)[None, :], cv2.MORPH_CLOSE,
                               np.ones((1, 2 * gap + 1), np.uint8))[0].astype(bool)

@@ -88,8 +88,11 @@ def test_json_has_the_documented_fields(two_rows_and_a_stray_tile: RenderedRack)
     assert len(first["outline"]) == 4 and parse_tiles(first["tile"])
 
 
-def test_a_photo_of_tiles_lying_on_a_table_has_no_rack() -> None:
-    table = render_table(random_table(np.random.default_rng(0)), seed=0, size=SIZE)
+@pytest.mark.parametrize("seed", [0, 2, 3, 11])
+def test_a_photo_of_tiles_lying_on_a_table_has_no_rack(seed: int) -> None:
+    """Seeds 2, 3 and 11 once passed for racks: the tiles' own sides seen at a slant, and
+    a seam of the table under a row of sets, look like a bar under the row."""
+    table = render_table(random_table(np.random.default_rng(seed)), seed=seed, size=SIZE)
     with pytest.raises(PhotoError, match="no rack found: photograph the rack"):
         read_rack_image(table.image)
 
