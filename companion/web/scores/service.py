@@ -37,7 +37,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from companion.core.presets import Preset, UnknownPresetError, get_preset
+from companion.core.presets import UnknownPresetError, get_preset
 from companion.core.scoring import (
     ENDING_WORDS,
     MAX_PLAYERS,
