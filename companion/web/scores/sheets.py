@@ -52,6 +52,10 @@ class SheetView:
     rendered: dict[Any, Any] = field(default_factory=dict)
 
     @property
+    def preset_key(self) -> str:
+        return str(self.base_preset.key)
+
+    @property
     def rules(self) -> Preset:
         return apply_rule_overrides(self.base_preset, self.rule_overrides)
 
