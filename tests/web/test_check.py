@@ -136,3 +136,14 @@ def test_the_api_refuses_a_number_of_thousands_of_digits_as_notation(client: Fla
 def test_the_api_refuses_text_longer_than_any_table(client: FlaskClient) -> None:
     response = client.post("/api/v1/check", json={"table": "R5 R6 R7 | " * 2000})
     assert response.status_code == 400 and "characters long" in response.get_json()["error"]
+
+
+def test_an_illegal_table_shows_how_its_tiles_could_be_laid(client: FlaskClient) -> None:
+    page = client.post("/check", data={"table": "R5 R6 | R7 K9 B9 O9", "preset": "pressman"})
+    text = page.get_data(as_text=True)
+    assert "These tiles can be laid as:" in text
+
+
+def test_tiles_that_cannot_be_laid_say_so(client: FlaskClient) -> None:
+    page = client.post("/check", data={"table": "R5 K9", "preset": "pressman"})
+    assert "These tiles cannot all be laid" in page.get_data(as_text=True)

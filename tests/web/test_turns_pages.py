@@ -171,3 +171,19 @@ def test_an_illegal_table_before_the_turn_is_flagged(client: FlaskClient) -> Non
 def test_a_bad_rack_tile_is_located_in_the_rack(client: FlaskClient) -> None:
     status, html = referee(client, after="R5 R6 R7", rack="R5 R14")
     assert status == 422 and "<code>R14</code> at rack, tile 2: numbers run 1–13" in html
+
+
+def test_an_illegal_turn_shows_whether_the_tiles_after_could_have_been_laid(client: FlaskClient) -> None:
+    page = client.post("/turn", data={"before": "R5 R6 R7", "after": "R5 R6 | R7 R8 K8",
+                                      "rack": "R8 K8", "opened": "y", "preset": "pressman"})
+    text = page.get_data(as_text=True)
+    assert "These tiles cannot all be laid" in text and "K8" in text
+    assert "These tiles can be laid as:" not in client.post(
+        "/turn", data={"before": "R5 R6 R7", "after": "R5 R6 R7 R8", "rack": "R8",
+                       "opened": "y", "preset": "pressman"}).get_data(as_text=True)
+
+
+def test_a_turn_laid_wrongly_shows_the_legal_arrangement_of_its_tiles(client: FlaskClient) -> None:
+    page = client.post("/turn", data={"before": "R5 R6 R7", "after": "R5 R6 | R7 R8 R9",
+                                      "rack": "R8 R9", "opened": "y", "preset": "pressman"})
+    assert "These tiles can be laid as:" in page.get_data(as_text=True)

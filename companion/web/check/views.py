@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 
 from companion.core.melds import check_table as check_table_rules
 from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
+from companion.core.solver import arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, parse_table
 from companion.web.check.forms import CheckTableForm
 
@@ -47,14 +48,17 @@ def check_table() -> tuple[str, int] | str:
         valid = "table" in request.args and all(  # every error shown, none before typing
             [form.table.validate(form), form.preset.validate(form)])
     submitted = request.method == "POST" or "table" in request.args
-    verdict = None
+    verdict = arrangement = None
     if submitted and valid:
         preset = get_preset(form.preset.data)
         try:
-            verdict = check_table_rules(parse_table(form.table.data), preset=preset)
+            table = parse_table(form.table.data)
+            verdict = check_table_rules(table, preset=preset)
         except ImpossibleTilesError as error:
             form.table.errors = [str(error)]
+        else:
+            arrangement = None if verdict.legal else arrangement_hint(table, preset=preset)
     status = 422 if submitted and verdict is None else 200
     bonus = form.preset.data in BONUS_JOKER_PRESETS
     return render_template("check/check.html", form=form, verdict=verdict,
-                           bonus_jokers=bonus), status
+                           arrangement=arrangement, bonus_jokers=bonus), status

@@ -6,6 +6,7 @@ from flask import Blueprint, render_template, request
 
 from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournament_rule
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
+from companion.core.solver import arrangement_hint
 from companion.core.tiles import parse_table
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
 
@@ -43,8 +44,13 @@ def referee() -> tuple[str, int]:
             getattr(form, error.field).errors = [str(error)]
     status = 422 if submitted and verdict is None else 200
     before_table = parse_table(form.before.data or "") if verdict is not None else ()
+    arrangement = None
+    if verdict is not None and "illegal_set" in verdict.codes:
+        # "It works, I just needed more time": could the tiles after the turn be laid at all?
+        arrangement = arrangement_hint(parse_table(form.after.data or ""),
+                                       preset=get_preset(form.preset.data))
     return render_template("turns/referee.html", form=form, verdict=verdict,
-                           before_table=before_table,
+                           before_table=before_table, arrangement=arrangement,
                            bonus_jokers=form.preset.data in BONUS_JOKER_PRESETS), status
 
 
