@@ -480,3 +480,12 @@ def test_a_corrected_reading_is_kept_for_training_only_when_ticked(
     reading = json.loads(first_reading["reading"])
     first_outline = reading["tiles"][reading["sets"][0][0]]["outline"]
     assert np.allclose(photo.tiles[0].polygon, first_outline, atol=1)
+
+
+def test_a_corrected_reading_laid_wrongly_shows_how_its_tiles_could_be_laid(
+        photo_client: FlaskClient, first_reading: dict[str, str]) -> None:
+    status, page = recheck(photo_client, first_reading, "R5 R6\nR7 K9 B9 O9")
+    assert status == 200
+    assert "These tiles can be laid as:" in page
+    status, page = recheck(photo_client, first_reading, "R5 R6 R7\nK9 B9 O9")
+    assert "These tiles can be laid as:" not in page and "cannot all be laid" not in page

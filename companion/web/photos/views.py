@@ -17,7 +17,8 @@ from flask import Blueprint, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.melds import TableVerdict, check_table
-from companion.core.presets import UnknownPresetError, get_preset
+from companion.core.presets import Preset, UnknownPresetError, get_preset
+from companion.core.solver import Solution, arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table, parse_table
 from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm, size_words
 
@@ -90,6 +91,7 @@ def read_photo() -> tuple[str, int] | str:
         unsure=unsure_tiles(carried),
         suggestions=reading.suggestions,
         checked_table=format_table(reading.table) if reading.verdict is not None else None,
+        arrangement=arrangement_of(reading.verdict, reading.table, preset),
         preset_key=preset.key)
 
 
@@ -137,8 +139,17 @@ def recheck() -> tuple[str, int]:
         verdict=verdict,
         unsure=unsure_tiles(carried) if carried is not None else [],
         checked_table=format_table(table) if verdict is not None and table else None,
+        arrangement=arrangement_of(verdict, table, preset),
         preset_key=preset.key,
     ), 200 if verdict is not None else 422
+
+
+def arrangement_of(verdict: TableVerdict | None, table: Table | None,
+                   preset: Preset) -> Solution | None:
+    """When the tiles read are an illegal table: could they be laid legally, and how?"""
+    if verdict is None or verdict.legal or not table:
+        return None
+    return arrangement_hint(table, preset=preset)
 
 
 def keep_corrected(carried: CarriedPhoto | None, table: Table) -> str:
@@ -175,5 +186,6 @@ def render_page(upload_form: PhotoUploadForm, *, picture: bytes | None = None,
         picture=base64.b64encode(picture).decode("ascii") if picture else None,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
         **{"recheck_form": None, "verdict": None, "reading_error": None, "unsure": [],
-           "picture_note": None, "kept_note": None, "checked_table": None, "preset_key": "pressman",
+           "picture_note": None, "kept_note": None, "checked_table": None, "arrangement": None,
+           "preset_key": "pressman",
            "suggestions": ()} | context)
