@@ -18,7 +18,8 @@ from companion.core.scoring import Ending, GameResult, Rack, apply_rule_override
 from companion.core.tiles import parse_rack
 from companion.web.extensions import db
 
-__all__ = ["Game", "GameChange", "GameEntry", "Player", "ScoreSession", "db"]
+__all__ = ["Game", "GameChange", "GameEntry", "Group", "GroupMember", "Player", "ScoreSession",
+           "db"]
 
 
 def utc_now() -> datetime:
@@ -37,6 +38,8 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rounds: Mapped[int]
     edit_key_hash: Mapped[str] = mapped_column(String(64))
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("score_group.id", ondelete="SET NULL"), default=None, index=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan",
@@ -76,8 +79,11 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("score_group_member.id", ondelete="SET NULL"), default=None, index=True)
 
     session: Mapped[ScoreSession] = relationship(back_populates="players")
+    member: Mapped[GroupMember | None] = relationship()
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -146,3 +152,42 @@ class GameChange(db.Model):  # type: ignore[name-defined,misc]
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     session: Mapped[ScoreSession] = relationship(back_populates="changes")
+
+
+# Groups: players across evenings -----------------------------------------------------------
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """A family or a club night: its players (members) and its sessions.
+
+    Reached only through ``public_id`` (a random token): the integer key never leaves the
+    server, so a stranger can neither list nor guess a group. Only the edit key's hash is kept.
+    """
+
+    __tablename__ = "score_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+
+    members: Mapped[list[GroupMember]] = relationship(
+        back_populates="group", order_by="GroupMember.id", cascade="all, delete-orphan",
+        passive_deletes=True)
+    sessions: Mapped[list[ScoreSession]] = relationship(
+        order_by="ScoreSession.created_at.desc(), ScoreSession.id.desc()",
+        passive_deletes=True)
+
+
+class GroupMember(db.Model):  # type: ignore[name-defined,misc]
+    """A player of a group; each session's seat links to one (``Player.member_id``)."""
+
+    __tablename__ = "score_group_member"
+    __table_args__ = (UniqueConstraint("group_id", "name", name="uq_score_group_member_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("score_group.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(60))
+
+    group: Mapped[Group] = relationship(back_populates="members")

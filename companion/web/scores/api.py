@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackError
+from companion.web.groups.api import group_for_new_session, join_new_session
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.service import GameInput, SessionStateError
@@ -156,7 +157,9 @@ def create_session() -> tuple[Any, int]:
         raise BadRequest("`rules` must be an object such as {\"joker_penalty\": 25}",
                          field="rules")
     overrides |= {key: payload[key] for key in RULE_FIELDS if key in payload}
+    group = group_for_new_session(payload.get("group"))
     session, key = service.create_session(players, rounds, preset, overrides)
+    join_new_session(session, group)
     return jsonify({**service.session_json(session), "edit_key": key,
                     "links": links(session, key)}), 201
 

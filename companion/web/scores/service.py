@@ -289,3 +289,25 @@ def sheet_csv(session: ScoreSession) -> str:
     places = {s.name: s.place for s in sheet.standings}
     writer.writerow(["", "place", "", "", *(places[name] for name in sheet.players), ""])
     return out.getvalue()
+
+
+# Rematch and more rounds -------------------------------------------------------------------
+
+def rematch(session: ScoreSession) -> tuple[ScoreSession, str]:
+    """A new session with the same players in the same seats, the same rules and rounds, in
+    the same group (each seat linked to the same member)."""
+    new_session, key = create_session(list(session.player_names), session.rounds,
+                                      session.preset_key, session.rule_overrides or {})
+    new_session.group_id = session.group_id
+    for new_player, old_player in zip(new_session.players, session.players, strict=True):
+        new_player.member_id = old_player.member_id
+    db.session.commit()
+    return new_session, key
+
+
+def add_round(session: ScoreSession) -> None:
+    """One more round for a session in progress (up to the core's limit)."""
+    check_rounds(session.rounds + 1)
+    session.rounds += 1
+    session.updated_at = utc_now()
+    db.session.commit()

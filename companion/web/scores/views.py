@@ -298,3 +298,44 @@ def undo_game(session_id: int, game_number: int) -> BaseResponse:
     else:
         flash(f"Game {game_number} undone.", "success")
     return redirect(url_for(".score_sheet", session_id=session_id))
+
+
+# Rematch, more rounds, the running-total chart ----------------------------------------------
+
+@bp.post("/<int:session_id>/rematch")
+def rematch(session_id: int) -> BaseResponse:
+    score_session = load_for_writing(session_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="The rematch button expired: reload the page and try again.")
+    new_session, key = service.rematch(score_session)
+    remember_key(new_session.id, key)
+    flash("Rematch: a new session with the same players and rules.", "success")
+    return redirect(url_for(".score_sheet", session_id=new_session.id))
+
+
+@bp.post("/<int:session_id>/add-round")
+def add_round(session_id: int) -> BaseResponse:
+    score_session = load_for_writing(session_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="The button expired: reload the page and try again.")
+    try:
+        service.add_round(score_session)
+    except ScoringError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        flash(f"Round {score_session.rounds} added.", "success")
+    return redirect(url_for(".score_sheet", session_id=session_id))
+
+
+@bp.get("/<int:session_id>/chart.svg")
+def running_totals_chart(session_id: int) -> Response:
+    """Each player's running total across the games, drawn by the server (no script)."""
+    from companion.core.stats import running_totals
+    from companion.web.groups.charts import running_totals_chart as draw
+
+    score_session = load(session_id)
+    players = score_session.player_names
+    svg = draw(players, running_totals(players, score_session.results()))
+    return Response(svg, mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=0, must-revalidate"})
