@@ -83,7 +83,8 @@ def rounded_average(total: int, count: int) -> int:
 
 
 def played_in_order(sessions: Iterable[PlayedSession]) -> list[PlayedSession]:
-    return sorted(sessions, key=lambda session: (session.played_at, session.key))
+    """By start time; sessions started at the same moment keep the order they came in."""
+    return sorted(sessions, key=lambda session: session.played_at)
 
 
 def player_stats(name: str, sessions: Iterable[PlayedSession]) -> PlayerStats:

@@ -27,7 +27,8 @@ CHART_STYLE = Style(
 def _common(**options: object) -> dict[str, object]:
     return {"style": CHART_STYLE, "js": [], "width": 720, "height": 320,
             "disable_xml_declaration": False, "explicit_size": False,
-            "tooltip_border_radius": 0, "print_values": False, **options}
+            "tooltip_border_radius": 0, "print_values": False,
+            "stroke_style": {"width": 2.5}, **options}
 
 
 def without_scripts(svg: bytes) -> bytes:
