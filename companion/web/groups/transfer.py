@@ -263,6 +263,7 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
 
     groups = []
     known_groups = set(db.session.scalars(select(Group.public_id)))
+    known_members = set(db.session.scalars(select(GroupMember.public_id)))
     for g_index, raw_group in enumerate(_list(data.get("groups", []), "`groups`", "the file"),
                                         start=1):
         where = f"group {g_index}"
@@ -274,6 +275,21 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         where = f"group {g_index} ({name})"
         if group.get("id") in known_groups:
             raise ImportRefused("this group is already here", where)
+        if group.get("id") is not None:
+            if not isinstance(group.get("id"), str):
+                raise ImportRefused("a group's `id` must be text", where)
+            known_groups.add(group["id"])
+        for member in _list(group.get("members", []), "`members`", where):
+            member = _object(member, "a player", where)
+            member_id = member.get("id")
+            if not isinstance(member.get("name"), str) or not isinstance(member_id,
+                                                                         str | None):
+                raise ImportRefused("a player needs a `name` (and an `id` as text)", where)
+            if member_id in known_members:
+                raise ImportRefused(f"player {member['name']} is already here (its id is "
+                                    "taken)", where)
+            if member_id is not None:
+                known_members.add(member_id)
         if not isinstance(group.get("edit_key_hash"), str):
             raise ImportRefused("`edit_key_hash` is missing", where)
         _moment(group.get("created_at"), "`created_at`", where)
