@@ -1,21 +1,23 @@
 """A group's league: its sessions side by side, ranked the way a session's sheet ranks.
 
-A session is won by whoever holds first place on its finished sheet (``build_sheet``'s
-standings: most games won, then the highest total; equal on both share first place, so a
-shared first place is a session won for each of them). A session still in progress has no
-winner yet.
+The statistics work from each session's tally (games played, and each player's games won
+and total), which a database adds up in one query; they never re-score a game. The ranking
+is the core's (``ranked_standings``, the function behind every sheet's standings), so a
+league shares places exactly as a session does:
 
-The league's places are the core's ``standings`` over every game of the group: most games
-won, then the highest total, equal on both sharing the place. No second ranking is written
-here; the league adds the sessions played and won beside them.
+* a session is won by whoever holds first place on its finished sheet (most games won, then
+  the highest total; equal on both share first place, so a shared first place is a session
+  won for each of them); a session still in progress has no winner yet;
+* the league's places rank every game of the group the same way: most games won, then the
+  highest total, equal on both sharing the place. Sessions played and won stand beside them.
 
 >>> from companion.core.scoring import Ending, GameResult
 >>> game = GameResult(Ending.PAPER, "Ann", ("Ann", "Bob"), (5, -5), (None, None))
 >>> evening = PlayedSession("s1", datetime(2026, 1, 8), ("Ann", "Bob"), 1, (game, game))
->>> evening.winners()
+>>> evening.tally().winners()
 ('Ann',)
 >>> [(row.name, row.sessions_won, row.games_won, row.total_score, row.place)
-...  for row in league(("Ann", "Bob"), [evening])]
+...  for row in league(("Ann", "Bob"), [evening.tally()])]
 [('Ann', 1, 2, 10, 1), ('Bob', 0, 0, -10, 2)]
 """
 
@@ -25,12 +27,39 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from companion.core.scoring import GameResult, ScoreSheet, build_sheet, standings
+from companion.core.scoring import GameResult, Standing, ranked_standings
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTally:
+    """A session counted up: seats, rounds planned, games played, each seat's wins and total."""
+
+    key: str
+    played_at: datetime
+    players: tuple[str, ...]
+    rounds: int
+    games_played: int
+    games_won: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    @property
+    def complete(self) -> bool:
+        return self.games_played >= self.rounds * len(self.players)
+
+    def standings(self) -> tuple[Standing, ...]:
+        return ranked_standings(self.players, dict(zip(self.players, self.games_won, strict=True)),
+                                dict(zip(self.players, self.totals, strict=True)))
+
+    def winners(self) -> tuple[str, ...]:
+        """First place on the finished sheet (shared when equal); nobody while in progress."""
+        if not self.complete or not self.games_played:
+            return ()
+        return tuple(standing.name for standing in self.standings() if standing.place == 1)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayedSession:
-    """One session as the statistics see it: who sat where, the rounds planned, the games."""
+    """A session with its games, as a sheet holds it: the source a tally is counted from."""
 
     key: str
     played_at: datetime
@@ -38,15 +67,12 @@ class PlayedSession:
     rounds: int
     results: tuple[GameResult, ...]
 
-    def sheet(self) -> ScoreSheet:
-        return build_sheet(self.players, self.rounds, self.results)
-
-    def winners(self) -> tuple[str, ...]:
-        """First place on the finished sheet (shared when equal); nobody while in progress."""
-        sheet = self.sheet()
-        if not sheet.complete or not sheet.games_played:
-            return ()
-        return tuple(standing.name for standing in sheet.standings if standing.place == 1)
+    def tally(self) -> SessionTally:
+        return SessionTally(
+            self.key, self.played_at, self.players, self.rounds, len(self.results),
+            tuple(sum(1 for r in self.results if r.winner == name) for name in self.players),
+            tuple(sum(r.scores_by_name().get(name, 0) for r in self.results)
+                  for name in self.players))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,25 +86,25 @@ class LeagueRow:
     place: int
 
 
-def league(members: Sequence[str], sessions: Iterable[PlayedSession]) -> tuple[LeagueRow, ...]:
+def league(members: Sequence[str], tallies: Iterable[SessionTally]) -> tuple[LeagueRow, ...]:
     """Every member who played a game, best first; places from the core's standings."""
-    played_sessions = dict.fromkeys(members, 0)
-    won_sessions = dict.fromkeys(members, 0)
+    sessions_played = dict.fromkeys(members, 0)
+    sessions_won = dict.fromkeys(members, 0)
     games_played = dict.fromkeys(members, 0)
-    results: list[GameResult] = []
-    for session in sessions:
-        if not session.results:
+    games_won = dict.fromkeys(members, 0)
+    totals = dict.fromkeys(members, 0)
+    for tally in tallies:
+        if not tally.games_played:
             continue
-        for name in session.players:
-            played_sessions[name] += 1
-        for name in session.winners():
-            won_sessions[name] += 1
-        for result in session.results:
-            for name in result.players:
-                games_played[name] += 1
-        results.extend(session.results)
+        for name, won, total in zip(tally.players, tally.games_won, tally.totals, strict=True):
+            sessions_played[name] += 1
+            games_played[name] += tally.games_played
+            games_won[name] += won
+            totals[name] += total
+        for name in tally.winners():
+            sessions_won[name] += 1
     playing = tuple(name for name in members if games_played[name])
-    return tuple(LeagueRow(standing.name, played_sessions[standing.name],
-                           won_sessions[standing.name], games_played[standing.name],
+    return tuple(LeagueRow(standing.name, sessions_played[standing.name],
+                           sessions_won[standing.name], games_played[standing.name],
                            standing.games_won, standing.score, standing.place)
-                 for standing in standings(playing, results))
+                 for standing in ranked_standings(playing, games_won, totals))

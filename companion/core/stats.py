@@ -15,7 +15,7 @@ they were played (session by session, game by game):
 ...     return GameResult(Ending.PAPER, winner, ("Ann", "Bob"), (ann, -ann), (None, None))
 >>> evening = PlayedSession("s1", datetime(2026, 1, 8), ("Ann", "Bob"), 1,
 ...                         (game("Ann", 12), game("Bob", -7)))
->>> stats = player_stats("Ann", [evening])
+>>> stats = player_stats("Ann", games_of("Ann", [evening]), [evening.tally()])
 >>> (stats.games_won, stats.win_rate, stats.average_score, stats.best_game, stats.nemesis)
 (1, 0.5, 3, 12, 'Bob')
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
-from companion.core.league import PlayedSession
+from companion.core.league import PlayedSession, SessionTally
 from companion.core.scoring import GameResult
 
 
@@ -82,41 +82,48 @@ def rounded_average(total: int, count: int) -> int:
     return magnitude if total >= 0 else -magnitude
 
 
-def played_in_order(sessions: Iterable[PlayedSession]) -> list[PlayedSession]:
-    """By start time; sessions started at the same moment keep the order they came in."""
-    return sorted(sessions, key=lambda session: session.played_at)
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One game a player sat in: when (the session's start), the player's score, the winner."""
+
+    session: str
+    played_at: datetime
+    score: int
+    winner: str
 
 
-def player_stats(name: str, sessions: Iterable[PlayedSession]) -> PlayerStats:
-    """``name``'s statistics over the given sessions (those the player did not sit in are
-    ignored, so a group's sessions of a period can be passed as they are)."""
-    sessions_played = sessions_won = 0
-    scores: list[int] = []
-    games_won = 0
-    streak = longest = 0
+def games_of(name: str, sessions: Iterable[PlayedSession]) -> tuple[PlayerGame, ...]:
+    """The player's games of whole sessions, in the order they were played."""
+    return tuple(PlayerGame(session.key, session.played_at, result.scores_by_name()[name],
+                            result.winner)
+                 for session in sorted(sessions, key=lambda s: s.played_at)
+                 for result in session.results if name in result.players)
+
+
+def player_stats(name: str, games: Sequence[PlayerGame],
+                 tallies: Iterable[SessionTally]) -> PlayerStats:
+    """``name``'s statistics from the games the player sat in, oldest first, and the tallies
+    of the sessions of the period (those without the player are passed over)."""
+    played = [t for t in tallies if name in t.players and t.games_played]
+    games_won = streak = longest = 0
     beaten_by: dict[str, int] = {}
     last_beaten: dict[str, int] = {}
-    for session in played_in_order(sessions):
-        mine = [result for result in session.results if name in result.players]
-        if not mine:
-            continue
-        sessions_played += 1
-        sessions_won += name in session.winners()
-        for result in mine:
-            scores.append(result.scores[result.players.index(name)])
-            if result.winner == name:
-                games_won += 1
-                streak += 1
-                longest = max(longest, streak)
-            else:
-                streak = 0
-                beaten_by[result.winner] = beaten_by.get(result.winner, 0) + 1
-                last_beaten[result.winner] = len(scores)
+    for index, game in enumerate(games):
+        if game.winner == name:
+            games_won += 1
+            streak += 1
+            longest = max(longest, streak)
+        else:
+            streak = 0
+            beaten_by[game.winner] = beaten_by.get(game.winner, 0) + 1
+            last_beaten[game.winner] = index
+    scores = [game.score for game in games]
     total = sum(scores)
     nemesis = max(beaten_by, key=lambda other: (beaten_by[other], last_beaten[other]),
                   default=None)
     return PlayerStats(
-        name=name, sessions_played=sessions_played, sessions_won=sessions_won,
+        name=name, sessions_played=len(played),
+        sessions_won=sum(1 for t in played if name in t.winners()),
         games_played=len(scores), games_won=games_won,
         win_rate=games_won / len(scores) if scores else 0.0,
         total_score=total, average_score=rounded_average(total, len(scores)),
@@ -124,16 +131,16 @@ def player_stats(name: str, sessions: Iterable[PlayedSession]) -> PlayerStats:
         longest_streak=longest, nemesis=nemesis)
 
 
-def session_totals(name: str, sessions: Iterable[PlayedSession]) -> tuple[
-        tuple[datetime, int], ...]:
-    """The player's total of each session played, in order: the chart on the player page."""
-    points = []
-    for session in played_in_order(sessions):
-        mine = [result.scores[result.players.index(name)] for result in session.results
-                if name in result.players]
-        if mine:
-            points.append((session.played_at, sum(mine)))
-    return tuple(points)
+def session_totals(games: Sequence[PlayerGame]) -> tuple[tuple[datetime, int], ...]:
+    """The player's total in each session, in order: the chart on the player page."""
+    points: list[tuple[str, datetime, int]] = []
+    for game in games:
+        if points and points[-1][0] == game.session:
+            key, moment, total = points[-1]
+            points[-1] = (key, moment, total + game.score)
+        else:
+            points.append((game.session, game.played_at, game.score))
+    return tuple((moment, total) for _, moment, total in points)
 
 
 def running_totals(players: Sequence[str],

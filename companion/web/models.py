@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.core.presets import Preset, get_preset
@@ -191,3 +191,8 @@ class GroupMember(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(60))
 
     group: Mapped[Group] = relationship(back_populates="members")
+
+
+# A player's games across sessions are read through their seats: without this index every
+# statistic would scan the entries of every group on the server.
+Index("ix_score_game_entry_player_id", GameEntry.player_id)

@@ -42,6 +42,9 @@ def upgrade():
         batch_op.create_index(batch_op.f('ix_score_player_member_id'), ['member_id'], unique=False)
         batch_op.create_foreign_key(batch_op.f('fk_score_player_member_id_score_group_member'), 'score_group_member', ['member_id'], ['id'], ondelete='SET NULL')
 
+    with op.batch_alter_table('score_game_entry', schema=None) as batch_op:
+        batch_op.create_index('ix_score_game_entry_player_id', ['player_id'], unique=False)
+
     with op.batch_alter_table('score_session', schema=None) as batch_op:
         batch_op.add_column(sa.Column('group_id', sa.Integer(), nullable=True))
         batch_op.create_index(batch_op.f('ix_score_session_group_id'), ['group_id'], unique=False)
@@ -61,6 +64,9 @@ def downgrade():
         batch_op.drop_constraint(batch_op.f('fk_score_player_member_id_score_group_member'), type_='foreignkey')
         batch_op.drop_index(batch_op.f('ix_score_player_member_id'))
         batch_op.drop_column('member_id')
+
+    with op.batch_alter_table('score_game_entry', schema=None) as batch_op:
+        batch_op.drop_index('ix_score_game_entry_player_id')
 
     op.drop_table('score_group_member')
     op.drop_table('score_group')

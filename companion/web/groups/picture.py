@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -19,6 +20,7 @@ WIDTH, ROW, MARGIN = 900, 56, 36
 GREEN, INK, PALE = (31, 95, 74), (30, 30, 30), (236, 244, 240)
 
 
+@lru_cache(maxsize=16)
 def _font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     path = FONT_FILES[1 if bold else 0]
     if path.exists():
@@ -46,7 +48,7 @@ def standings_png(title: str, subtitle: str, headings: Sequence[str],
         for x, cell in zip(columns, row, strict=True):
             draw.text((x, y + 12), cell, font=_font(26, bold=x == columns[1]), fill=INK)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")
     return out.getvalue()
 
 

@@ -13,12 +13,11 @@ import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import aliased, selectinload
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import aliased
 
-from companion.core.league import LeagueRow, PlayedSession, league
-from companion.core.scoring import Ending, GameResult
-from companion.core.stats import Period, PlayerStats, player_stats, session_totals
+from companion.core.league import LeagueRow, SessionTally, league
+from companion.core.stats import Period, PlayerGame, PlayerStats, player_stats, session_totals
 from companion.web.models import (
     Game,
     GameEntry,
@@ -116,78 +115,90 @@ def session_link_id(score_session: ScoreSession) -> int:
     return score_session.id
 
 
-# Statistics --------------------------------------------------------------------------------
+# Statistics ---------------------------------------------------------------------------------
 
-def played_sessions(group: Group, period: Period = Period.ALL,
-                    moment: datetime | None = None) -> list[PlayedSession]:
-    """Every session of the group in the period with its games, from one query of the
-    stored scores (rows come ordered by session, game and seat)."""
-    winner = aliased(Player)
-    query = (select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds,
-                    Game.number, Game.ending, winner.name, Player.name, GameEntry.score)
+def session_tallies(group: Group, period: Period = Period.ALL,
+                    moment: datetime | None = None) -> list[SessionTally]:
+    """Each session of the group in the period that has games, counted up by one SQL
+    aggregate over the stored scores (per seat: games, games won, total)."""
+    won = func.sum(case((Game.winner_id == Player.id, 1), else_=0))
+    query = (select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds, Player.name,
+                    func.count(GameEntry.id), won, func.sum(GameEntry.score))
              .select_from(GameEntry)
-             .join(Game, GameEntry.game_id == Game.id)
              .join(Player, GameEntry.player_id == Player.id)
-             .join(winner, Game.winner_id == winner.id)
-             .join(ScoreSession, Game.session_id == ScoreSession.id)
+             .join(Game, GameEntry.game_id == Game.id)
+             .join(ScoreSession, Player.session_id == ScoreSession.id)
              .where(ScoreSession.group_id == group.id)
-             .order_by(ScoreSession.created_at, ScoreSession.id, Game.number, Player.seat))
+             .group_by(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds,
+                       Player.id, Player.seat, Player.name)
+             .order_by(ScoreSession.created_at, ScoreSession.id, Player.seat))
     start = period.start(moment or now())
     if start is not None:
         query = query.where(ScoreSession.created_at >= start)
-    sessions: list[PlayedSession] = []
+    tallies: list[SessionTally] = []
+    seats: list[tuple[str, int, int, int]] = []
     current: tuple[int, datetime, int] | None = None
-    games: list[GameResult] = []
-    game_rows: list[tuple[str, str, str, int]] = []
 
-    def close_game() -> None:
-        if game_rows:
-            ending, winner_name = game_rows[0][0], game_rows[0][1]
-            games.append(GameResult(Ending(ending), winner_name,
-                                    tuple(row[2] for row in game_rows),
-                                    tuple(row[3] for row in game_rows),
-                                    tuple(None for _ in game_rows)))
-            game_rows.clear()
+    def close() -> None:
+        if current is not None:
+            tallies.append(SessionTally(
+                str(current[0]), current[1], tuple(s[0] for s in seats), current[2],
+                max(s[1] for s in seats), tuple(s[2] for s in seats),
+                tuple(s[3] for s in seats)))
+            seats.clear()
 
-    def close_session() -> None:
-        close_game()
-        if current is not None and games:
-            sessions.append(PlayedSession(str(current[0]), current[1], games[0].players,
-                                          current[2], tuple(games)))
-            games.clear()
-
-    last_game: tuple[int, int] | None = None
-    for (session_id, created_at, rounds, number, ending, winner_name, name,
-         score) in db.session.execute(query):
+    for session_id, created_at, rounds, name, games, games_won, total in db.session.execute(
+            query):
         if current is None or current[0] != session_id:
-            close_session()
+            close()
             current = (session_id, created_at, rounds)
-        if last_game != (session_id, number):
-            close_game()
-            last_game = (session_id, number)
-        game_rows.append((ending, winner_name, name, score))
-    close_session()
-    return sessions
+        seats.append((name, games, games_won, total))
+    close()
+    return tallies
+
+
+def member_games(member: GroupMember, period: Period = Period.ALL,
+                 moment: datetime | None = None) -> tuple[PlayerGame, ...]:
+    """The member's games in the period, oldest first: one query of the stored scores."""
+    winner = aliased(Player)
+    query = (select(ScoreSession.id, ScoreSession.created_at, GameEntry.score, winner.name)
+             .select_from(GameEntry)
+             .join(Player, GameEntry.player_id == Player.id)
+             .join(Game, GameEntry.game_id == Game.id)
+             .join(winner, Game.winner_id == winner.id)
+             .join(ScoreSession, Player.session_id == ScoreSession.id)
+             .where(Player.member_id == member.id)
+             .order_by(ScoreSession.created_at, ScoreSession.id, Game.number))
+    start = period.start(moment or now())
+    if start is not None:
+        query = query.where(ScoreSession.created_at >= start)
+    return tuple(PlayerGame(str(session_id), created_at, score, winner_name)
+                 for session_id, created_at, score, winner_name in db.session.execute(query))
 
 
 def group_overview(group: Group, period: Period = Period.ALL,
                    moment: datetime | None = None) -> tuple[tuple[LeagueRow, ...],
                                                             list[dict[str, object]]]:
-    """The league of the period and every session of the group, from one query."""
-    played = played_sessions(group)
+    """The league of the period and every session of the group, from two queries."""
+    tallies = session_tallies(group)
     start = period.start(moment or now())
-    in_period = [s for s in played if start is None or s.played_at >= start]
+    in_period = [t for t in tallies if start is None or t.played_at >= start]
     return (league([member.name for member in group.members], in_period),
-            session_summaries(group, played))
+            session_summaries(group, tallies))
+
+
+def group_league(group: Group, period: Period = Period.ALL) -> tuple[LeagueRow, ...]:
+    return league([member.name for member in group.members], session_tallies(group, period))
 
 
 def member_stats(member: GroupMember, period: Period = Period.ALL) -> PlayerStats:
-    return player_stats(member.name, played_sessions(member.group, period))
+    return player_stats(member.name, member_games(member, period),
+                        session_tallies(member.group, period))
 
 
 def member_session_totals(member: GroupMember,
                           period: Period = Period.ALL) -> tuple[tuple[datetime, int], ...]:
-    return session_totals(member.name, played_sessions(member.group, period))
+    return session_totals(member_games(member, period))
 
 
 def stats_json(stats: PlayerStats) -> dict[str, object]:
@@ -206,22 +217,23 @@ def league_json(rows: Iterable[LeagueRow]) -> list[dict[str, object]]:
 
 
 def session_summaries(group: Group,
-                      played: Iterable[PlayedSession]) -> list[dict[str, object]]:
+                      tallies: Iterable[SessionTally]) -> list[dict[str, object]]:
     """The group's sessions, newest first, with their winner(s) when finished."""
-    by_key = {session.key: session for session in played}
-    stored = db.session.scalars(
-        select(ScoreSession).where(ScoreSession.group_id == group.id)
-        .options(selectinload(ScoreSession.players))
-        .order_by(ScoreSession.created_at.desc(), ScoreSession.id.desc()))
-    summaries = []
-    for score_session in stored:
-        played_session = by_key.get(str(score_session.id))
+    by_key = {tally.key: tally for tally in tallies}
+    rows = db.session.execute(
+        select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds, Player.name)
+        .join(Player, Player.session_id == ScoreSession.id)
+        .where(ScoreSession.group_id == group.id)
+        .order_by(ScoreSession.created_at.desc(), ScoreSession.id.desc(), Player.seat))
+    seated: dict[int, tuple[datetime, int, list[str]]] = {}
+    for session_id, created_at, rounds, name in rows:
+        seated.setdefault(session_id, (created_at, rounds, []))[2].append(name)
+    summaries: list[dict[str, object]] = []
+    for session_id, (created_at, rounds, players) in seated.items():
+        tally = by_key.get(str(session_id))
         summaries.append({
-            "id": session_link_id(score_session),
-            "date": score_session.created_at.date().isoformat(),
-            "players": list(score_session.player_names),
-            "games_played": 0 if played_session is None else len(played_session.results),
-            "games_planned": score_session.rounds * len(score_session.players),
-            "winners": [] if played_session is None else list(played_session.winners()),
-        })
+            "id": session_id, "date": created_at.date().isoformat(), "players": players,
+            "games_played": 0 if tally is None else tally.games_played,
+            "games_planned": rounds * len(players),
+            "winners": [] if tally is None else list(tally.winners())})
     return summaries

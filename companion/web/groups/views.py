@@ -185,7 +185,7 @@ def standings_picture(group_id: str) -> Response:
     league, sessions = service.group_overview(group, period)
     rows = [[str(row.place), row.name, str(row.sessions_won), str(row.games_won),
              f"{row.total_score:+d}" if row.total_score else "0"] for row in league]
-    played = sum(1 for s in sessions if s["games_played"])
+    played = sum(1 for summary in sessions if summary["games_played"])
     png = picture.standings_png(group.name, f"{PERIOD_TITLES[period]} · {played} session{'s' * (played != 1)}",
                                 ["", "Player", "Sessions", "Games", "Score"], rows)
     return Response(png, mimetype="image/png", headers={
