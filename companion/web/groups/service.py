@@ -12,8 +12,9 @@ import secrets
 import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Result, Select, case, func, select
 from sqlalchemy.orm import aliased
 
 from companion.core.league import LeagueRow, SessionTally, league
@@ -117,10 +118,17 @@ def session_link_id(score_session: ScoreSession) -> int:
 
 # Statistics ---------------------------------------------------------------------------------
 
+def rows_of(query: Select[Any]) -> Result[Any]:
+    """Plain rows through the session's connection: no ORM bookkeeping for thousands of rows."""
+    return db.session.connection().execute(query)
+
+
 def session_tallies(group: Group, period: Period = Period.ALL,
-                    moment: datetime | None = None) -> list[SessionTally]:
-    """Each session of the group in the period that has games, counted up by one SQL
-    aggregate over the stored scores (per seat: games, games won, total)."""
+                    moment: datetime | None = None, *,
+                    member: GroupMember | None = None) -> list[SessionTally]:
+    """Each session of the group in the period that has games (only those ``member`` sat
+    in, when given), counted up by one SQL aggregate over the stored scores (per seat:
+    games, games won, total)."""
     won = func.sum(case((Game.winner_id == Player.id, 1), else_=0))
     query = (select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds, Player.name,
                     func.count(GameEntry.id), won, func.sum(GameEntry.score))
@@ -132,6 +140,9 @@ def session_tallies(group: Group, period: Period = Period.ALL,
              .group_by(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds,
                        Player.id, Player.seat, Player.name)
              .order_by(ScoreSession.created_at, ScoreSession.id, Player.seat))
+    if member is not None:
+        query = query.where(ScoreSession.id.in_(
+            select(Player.session_id).where(Player.member_id == member.id)))
     start = period.start(moment or now())
     if start is not None:
         query = query.where(ScoreSession.created_at >= start)
@@ -147,8 +158,7 @@ def session_tallies(group: Group, period: Period = Period.ALL,
                 tuple(s[3] for s in seats)))
             seats.clear()
 
-    for session_id, created_at, rounds, name, games, games_won, total in db.session.execute(
-            query):
+    for session_id, created_at, rounds, name, games, games_won, total in rows_of(query):
         if current is None or current[0] != session_id:
             close()
             current = (session_id, created_at, rounds)
@@ -173,7 +183,7 @@ def member_games(member: GroupMember, period: Period = Period.ALL,
     if start is not None:
         query = query.where(ScoreSession.created_at >= start)
     return tuple(PlayerGame(str(session_id), created_at, score, winner_name)
-                 for session_id, created_at, score, winner_name in db.session.execute(query))
+                 for session_id, created_at, score, winner_name in rows_of(query))
 
 
 def group_overview(group: Group, period: Period = Period.ALL,
@@ -193,7 +203,7 @@ def group_league(group: Group, period: Period = Period.ALL) -> tuple[LeagueRow, 
 
 def member_stats(member: GroupMember, period: Period = Period.ALL) -> PlayerStats:
     return player_stats(member.name, member_games(member, period),
-                        session_tallies(member.group, period))
+                        session_tallies(member.group, period, member=member))
 
 
 def member_session_totals(member: GroupMember,
@@ -218,22 +228,20 @@ def league_json(rows: Iterable[LeagueRow]) -> list[dict[str, object]]:
 
 def session_summaries(group: Group,
                       tallies: Iterable[SessionTally]) -> list[dict[str, object]]:
-    """The group's sessions, newest first, with their winner(s) when finished."""
-    by_key = {tally.key: tally for tally in tallies}
-    rows = db.session.execute(
+    """The group's sessions, newest first, with their winner(s) when finished. Sessions with
+    games come from their tallies; only those without a game yet are read again."""
+    listed = {int(t.key): (t.played_at, t.rounds, list(t.players), t) for t in tallies}
+    empty = rows_of(
         select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds, Player.name)
         .join(Player, Player.session_id == ScoreSession.id)
-        .where(ScoreSession.group_id == group.id)
-        .order_by(ScoreSession.created_at.desc(), ScoreSession.id.desc(), Player.seat))
-    seated: dict[int, tuple[datetime, int, list[str]]] = {}
-    for session_id, created_at, rounds, name in rows:
-        seated.setdefault(session_id, (created_at, rounds, []))[2].append(name)
-    summaries: list[dict[str, object]] = []
-    for session_id, (created_at, rounds, players) in seated.items():
-        tally = by_key.get(str(session_id))
-        summaries.append({
-            "id": session_id, "date": created_at.date().isoformat(), "players": players,
-            "games_played": 0 if tally is None else tally.games_played,
-            "games_planned": rounds * len(players),
-            "winners": [] if tally is None else list(tally.winners())})
-    return summaries
+        .where(ScoreSession.group_id == group.id,
+               ~select(Game.id).where(Game.session_id == ScoreSession.id).exists())
+        .order_by(Player.seat))
+    for session_id, created_at, rounds, name in empty:
+        listed.setdefault(session_id, (created_at, rounds, [], None))[2].append(name)
+    newest_first = sorted(listed.items(), key=lambda item: (item[1][0], item[0]), reverse=True)
+    return [{"id": session_id, "date": created_at.date().isoformat(), "players": players,
+             "games_played": 0 if tally is None else tally.games_played,
+             "games_planned": rounds * len(players),
+             "winners": [] if tally is None else list(tally.winners())}
+            for session_id, (created_at, rounds, players, tally) in newest_first]
