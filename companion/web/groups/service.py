@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Result, Select, case, func, select
+from sqlalchemy import Executable, Result, case, func, select
 from sqlalchemy.orm import aliased
 
 from companion.core.league import LeagueRow, SessionTally, league
@@ -118,7 +118,7 @@ def session_link_id(score_session: ScoreSession) -> int:
 
 # Statistics ---------------------------------------------------------------------------------
 
-def rows_of(query: Select[Any]) -> Result[Any]:
+def rows_of(query: Executable) -> Result[Any]:
     """Plain rows through the session's connection: no ORM bookkeeping for thousands of rows."""
     return db.session.connection().execute(query)
 
@@ -230,7 +230,8 @@ def session_summaries(group: Group,
                       tallies: Iterable[SessionTally]) -> list[dict[str, object]]:
     """The group's sessions, newest first, with their winner(s) when finished. Sessions with
     games come from their tallies; only those without a game yet are read again."""
-    listed = {int(t.key): (t.played_at, t.rounds, list(t.players), t) for t in tallies}
+    listed: dict[int, tuple[datetime, int, list[str], SessionTally | None]] = {
+        int(t.key): (t.played_at, t.rounds, list(t.players), t) for t in tallies}
     empty = rows_of(
         select(ScoreSession.id, ScoreSession.created_at, ScoreSession.rounds, Player.name)
         .join(Player, Player.session_id == ScoreSession.id)

@@ -237,8 +237,19 @@ def _check_session(data: object, where: str) -> CheckedSession:
     return CheckedSession(session, created_at, players, rules, tuple(results))
 
 
-def _fingerprint(created_at: datetime, players: tuple[str, ...]) -> tuple[datetime, tuple[str, ...]]:
+def _fingerprint(created_at: datetime,
+                 players: tuple[str, ...]) -> tuple[datetime, tuple[str, ...]]:
+    """What makes a session the same one on any server: when it started and who sat where."""
     return created_at, players
+
+
+def _stored_fingerprints() -> set[tuple[datetime, tuple[str, ...]]]:
+    seated: dict[int, tuple[datetime, list[str]]] = {}
+    for session_id, created_at, name in db.session.execute(
+            select(ScoreSession.id, ScoreSession.created_at, Player.name)
+            .join(Player, Player.session_id == ScoreSession.id).order_by(Player.seat)):
+        seated.setdefault(session_id, (created_at, []))[1].append(name)
+    return {_fingerprint(created_at, tuple(names)) for created_at, names in seated.values()}
 
 
 def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSession]]:
@@ -248,17 +259,16 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         raise ImportRefused(f"this is not a Companion export (format {FORMAT!r}, version "
                             f"{VERSION})", "the file")
     seen: dict[tuple[datetime, tuple[str, ...]], str] = {}
-    stored = {_fingerprint(s.created_at, s.player_names): f"session of {s.created_at:%Y-%m-%d}"
-              for s in _sessions_where(True)}
+    stored = _stored_fingerprints()
 
     def check_new(checked: CheckedSession, where: str) -> CheckedSession:
-        print_ = _fingerprint(checked.created_at, checked.players)
-        if print_ in stored:
+        fingerprint = _fingerprint(checked.created_at, checked.players)
+        if fingerprint in stored:
             raise ImportRefused("this session is already here (same start and players)", where)
-        if print_ in seen:
-            raise ImportRefused(f"this session is in the file twice (also {seen[print_]})",
+        if fingerprint in seen:
+            raise ImportRefused(f"this session is in the file twice (also {seen[fingerprint]})",
                                 where)
-        seen[print_] = where
+        seen[fingerprint] = where
         return checked
 
     groups = []
