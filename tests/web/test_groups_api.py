@@ -162,3 +162,27 @@ def test_strangers_can_neither_list_nor_guess_groups_or_players(app: Flask,
     assert client.get("/api/v1/players/1").status_code == 404
     answer = client.get(f"/api/v1/groups/{group_id}?period=week")
     assert answer.status_code == 400 and answer.json["where"] == {"field": "period"}
+
+
+def test_rematch_and_one_more_round_through_the_api(client: FlaskClient) -> None:
+    group_id, group_key = new_group(client)
+    created = client.post("/api/v1/sessions", headers=bearer(group_key), json={
+        "players": ["Ann", "Bob"], "rounds": 1, "preset": "sabra", "group": group_id,
+        "joker_penalty": 25})
+    session_id, key = created.json["id"], bearer(created.json["edit_key"])
+    assert client.post(f"/api/v1/sessions/{session_id}/rounds").status_code == 401
+    more = client.post(f"/api/v1/sessions/{session_id}/rounds", headers=key)
+    assert more.status_code == 200
+    assert (more.json["rounds"], more.json["games_planned"]) == (2, 4)
+    rematch = client.post(f"/api/v1/sessions/{session_id}/rematch", headers=key)
+    assert rematch.status_code == 201
+    assert rematch.json["id"] != session_id and rematch.json["edit_key"] != key
+    assert {k: rematch.json[k] for k in ("players", "rounds", "preset", "rules")} == \
+        {k: more.json[k] for k in ("players", "rounds", "preset", "rules")}
+    group = client.get(f"/api/v1/groups/{group_id}").json
+    assert {s["id"] for s in group["sessions"]} == {session_id, rematch.json["id"]}
+    for _ in range(48):  # rounds 3 to 50
+        assert client.post(f"/api/v1/sessions/{session_id}/rounds", headers=key).status_code == 200
+    at_most = client.post(f"/api/v1/sessions/{session_id}/rounds", headers=key)
+    assert at_most.status_code == 422
+    assert "the number of rounds must be 1 to 50, not 51" in at_most.json["error"]

@@ -211,3 +211,12 @@ def test_importing_on_the_page_refuses_a_wrong_file_and_keeps_nothing(
     junk = client.post("/groups/import", content_type="multipart/form-data",
                        data={"file": (io.BytesIO(b"\xff"), "g.json")})
     assert junk.status_code == 422 and "not JSON" in junk.get_data(as_text=True)
+
+
+def test_a_chart_may_style_itself_but_never_load_or_run_anything(client: FlaskClient) -> None:
+    created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"], "rounds": 1})
+    answer = client.get(f"/scores/{created.json['id']}/chart.svg")
+    assert answer.headers["Content-Security-Policy"] == \
+        "default-src 'none'; style-src 'unsafe-inline'"
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    parse_svg(answer.data)

@@ -16,6 +16,13 @@ import pygal
 from pygal.style import Style
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+CHART_HEADERS = {
+    # The chart is its own document: it may use its own <style> (pygal's colours), and
+    # nothing else — no script, no fetch, no font or image from anywhere.
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, max-age=0, must-revalidate",
+}
 CHART_STYLE = Style(
     background="white", plot_background="white", foreground="#222", foreground_strong="#111",
     foreground_subtle="#ccc", opacity="1", opacity_hover="1",

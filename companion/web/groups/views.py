@@ -172,8 +172,7 @@ def player_chart(group_id: str, player_id: str) -> Response:
 
 
 def svg_response(svg: bytes) -> Response:
-    return Response(svg, mimetype="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=0, must-revalidate"})
+    return Response(svg, mimetype="image/svg+xml", headers=charts.CHART_HEADERS)
 
 
 # Pictures, export, import ----------------------------------------------------------------

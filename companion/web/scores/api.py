@@ -235,3 +235,24 @@ def delete_game(session_id: int, game_number: int) -> Any:
     result = service.delete_last_game(session, existing_game(session, game_number))
     return jsonify(deleted=game_number, game=service.result_json(result),
                    standings=service.session_json(session)["standings"])
+
+
+@bp.post("/sessions/<int:session_id>/rematch")
+def rematch(session_id: int) -> Any:
+    """A new session with the same players, seats, rules and rounds (and group)."""
+    session = writable_session(session_id)
+    if not isinstance(session, ScoreSession):
+        return session
+    new_session, key = service.rematch(session)
+    return jsonify({**service.session_json(new_session), "edit_key": key,
+                    "links": links(new_session, key)}), 201
+
+
+@bp.post("/sessions/<int:session_id>/rounds")
+def add_round(session_id: int) -> Any:
+    """One more round for the session."""
+    session = writable_session(session_id)
+    if not isinstance(session, ScoreSession):
+        return session
+    service.add_round(session)
+    return jsonify({**service.session_json(session), "links": links(session)})

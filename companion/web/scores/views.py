@@ -331,11 +331,12 @@ def add_round(session_id: int) -> BaseResponse:
 @bp.get("/<int:session_id>/chart.svg")
 def running_totals_chart(session_id: int) -> Response:
     """Each player's running total across the games, drawn by the server (no script)."""
+    # Imported here so that this route, added for groups, stays one self-contained block.
     from companion.core.stats import running_totals
+    from companion.web.groups.charts import CHART_HEADERS
     from companion.web.groups.charts import running_totals_chart as draw
 
     score_session = load(session_id)
     players = score_session.player_names
     svg = draw(players, running_totals(players, score_session.results()))
-    return Response(svg, mimetype="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=0, must-revalidate"})
+    return Response(svg, mimetype="image/svg+xml", headers=CHART_HEADERS)
