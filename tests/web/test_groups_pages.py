@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 
 from flask import Flask
 from flask.testing import FlaskClient
