@@ -377,7 +377,7 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
         meld_value = sum(v.value or 0 for v in verdicts[len(as_laid):])
         if meld_value < preset.initial_meld:
             raise SolverError("the initial meld found is below the minimum")
-    value = sum(tile.rack_value for tile in played)
+    value = sum(tile.rack_value() for tile in played)
     return Solution(True, verdicts, played, value, None, True)
 
 

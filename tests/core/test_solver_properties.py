@@ -166,7 +166,7 @@ def brute_best_rack_value(table_tiles: tuple[Tile, ...], rack: tuple[Tile, ...],
     best = 0
     for size in range(len(rack), 0, -1):
         for part in set(combinations(_key(rack), size)):
-            value = sum(t.rack_value for t in part)
+            value = sum(t.rack_value() for t in part)
             if value > best and brute_arrangeable(table_tiles + part, preset):
                 best = value
     return best

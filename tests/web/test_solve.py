@@ -34,7 +34,7 @@ def test_the_api_says_when_nothing_can_be_laid(client: FlaskClient) -> None:
 
 def test_bad_api_input_is_a_400_saying_what_and_where(client: FlaskClient) -> None:
     cases = [
-        ({"table": "R5 R6 R7", "rack": "R8 X1"}, {"field": "rack", "set": 1, "tile": 2,
+        ({"table": "R5 R6 R7", "rack": "R8 X1"}, {"field": "rack", "place": "rack", "tile": 2,
                                                   "token": "X1"}),
         ({"table": "R5 R5 R5"}, {"tile": "R5", "count": 3, "allowed": 2}),
         ({"table": "R5 R6 R7", "rack": "R8", "goal": "fun"}, {"field": "goal"}),
@@ -74,7 +74,7 @@ def test_a_rejected_form_keeps_what_was_typed(client: FlaskClient) -> None:
                                            "goal": "tiles", "preset": "pressman"})
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert "`K14` at set 1, tile 2" in html
+    assert "`K14` at rack, tile 2" in html
     assert "R8 K14" in html and "R5 R6 R7" in html
     response = client.post("/solve", data={"table": "R5 R6 R7", "rack": "R5 R5",
                                            "goal": "tiles", "preset": "pressman"})
