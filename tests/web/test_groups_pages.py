@@ -111,6 +111,8 @@ def test_add_a_round_in_progress_and_rematch_when_finished(app: Flask,
     assert "Add a round" not in sheet and "Rematch" in sheet
     answer = client.post(f"/scores/{session_id}/rematch")
     assert answer.status_code == 302
+    # The rematch is this phone's to record in, like the session it came from.
+    assert "Record game 1" in client.get(answer.headers["Location"]).get_data(as_text=True)
     with app.app_context():
         old, new = db.session.scalars(select(ScoreSession).order_by(ScoreSession.id))
         assert new.player_names == old.player_names and new.rounds == old.rounds == 2
@@ -222,6 +224,6 @@ def test_a_chart_may_style_itself_but_never_load_or_run_anything(client: FlaskCl
     created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"], "rounds": 1})
     answer = client.get(f"/scores/{created.json['id']}/chart.svg")
     assert answer.headers["Content-Security-Policy"] == \
-        "default-src 'none'; style-src 'unsafe-inline'"
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
     parse_svg(answer.data)
