@@ -32,5 +32,5 @@ def test_a_typo_is_shown_where_it_is_and_kept(page) -> None:
     page.fill("#table", "R5 R6 R7")
     page.fill("#rack", "R8 R14")
     page.click("button[type=submit]")
-    assert "`R14` at set 1, tile 2" in page.locator("#rack-errors").inner_text()
+    assert "`R14` at rack, tile 2" in page.locator("#rack-errors").inner_text()
     assert page.input_value("#rack") == "R8 R14"
