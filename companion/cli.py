@@ -275,3 +275,46 @@ def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goa
     else:
         click.echo(solution.describe())
     sys.exit(EXIT_LEGAL if solution.possible else EXIT_ILLEGAL)
+
+
+@main.command("export")
+@click.option("--group", "group_id", default=None, metavar="ID",
+              help="Only this group (its id from the group's link); everything by default.")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+def export_command(group_id: str | None, file: str) -> None:
+    """Write every group and session (or one group) as JSON to FILE ('-' for stdout)."""
+    from companion.web import create_app
+    from companion.web.groups import service, transfer
+
+    with create_app().app_context():
+        group = None
+        if group_id is not None:
+            group = service.find_group(group_id)
+            if group is None:
+                raise BadInput(f"there is no group {group_id}")
+        data = json.dumps(transfer.export_data(group), ensure_ascii=False, indent=1)
+    with click.open_file(file, "w", encoding="utf-8") as out:
+        out.write(data + "\n")
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(file: str) -> None:
+    """Check a JSON export from FILE and import it whole; refused with the place named."""
+    from companion.web import create_app
+    from companion.web.extensions import db
+    from companion.web.groups import transfer
+
+    try:
+        with click.open_file(file, encoding="utf-8") as source:
+            payload = json.load(source)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadInput(f"{file}: not a readable JSON file ({error})") from error
+    with create_app().app_context():
+        try:
+            groups, sessions = transfer.import_data(payload)
+        except transfer.ImportRefused as error:
+            db.session.rollback()
+            raise BadInput(f"nothing imported: {error}") from error
+    click.echo(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
+               f"session{'s' * (sessions != 1)}.")

@@ -20,19 +20,21 @@ from typing import Any, Protocol
 from flask import Flask
 
 # Pages that answer something other than 200 on purpose when walked without extra input.
-EXPECTED_STATUS = {"scores.join_session": 403}  # a join link without its key is refused
+# A join link without its key is refused.
+EXPECTED_STATUS = {"scores.join_session": 403, "groups.join_group": 403}
 # The same page in its other states (a verdict, a chosen ending, a seating order).
 EXTRA_PAGES = ("/check?table=R5+R6+J", "/turn?before=R5+R6+R7&after=R5+R6+R7+R8",
                "/timer?players=Ann,Bob")
 NOT_FOUND_PAGE = "/no-such-page"
 CSRF_PATTERN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+PLAYER_LINK = re.compile(r'href="/groups/[^/"]+/players/([^/"?]+)"')
 
 
 @dataclass
 class Answer:
     status: int
     headers: dict[str, str]  # lower-case names
-    text: str
+    text: str  # a picture's bytes decoded with replacement characters
     url: str = ""
 
 
@@ -56,7 +58,7 @@ class ClientBrowser:
     @staticmethod
     def _answer(response: Any) -> Answer:
         return Answer(response.status_code, {k.lower(): v for k, v in response.headers.items()},
-                      response.get_data(as_text=True), response.request.path)
+                      response.get_data().decode(errors="replace"), response.request.path)
 
 
 class HttpBrowser:
@@ -78,10 +80,12 @@ class HttpBrowser:
         try:
             with self.opener.open(request, timeout=30) as response:
                 return Answer(response.status, {k.lower(): v for k, v in response.headers.items()},
-                              response.read().decode(), urllib.parse.urlsplit(response.url).path)
+                              response.read().decode(errors="replace"),
+                              urllib.parse.urlsplit(response.url).path)
         except urllib.error.HTTPError as error:
             return Answer(error.code, {k.lower(): v for k, v in error.headers.items()},
-                          error.read().decode(), urllib.parse.urlsplit(error.url).path)
+                          error.read().decode(errors="replace"),
+                              urllib.parse.urlsplit(error.url).path)
 
 
 def csrf_token(page: Answer) -> str:
@@ -105,9 +109,28 @@ def start_session_with_one_game(browser: Browser) -> str:
     return sheet.url
 
 
-def page_paths(app: Flask, sheet_path: str) -> dict[str, str]:
+def start_group_with_one_session(browser: Browser) -> tuple[str, str]:
+    """Start a group through its form (this browser keeps its edit key) and a session of two
+    new players in it; answers the group's id and one player's id."""
+    start = browser.get("/groups/")
+    group = browser.post("/groups/", {"csrf_token": csrf_token(start), "name": "Club"})
+    assert group.status == 200 and "Club" in group.text, (group.status, group.text[:500])
+    group_id = group.url.rstrip("/").rsplit("/", 1)[1]
+    new = browser.get(f"/groups/{group_id}/sessions/new")
+    sheet = browser.post(f"/groups/{group_id}/sessions/new", {
+        "csrf_token": csrf_token(new), "new_1": "Ann", "new_2": "Bob", "rounds": "1",
+        "preset": "pressman"})
+    assert sheet.status == 200 and "Ann" in sheet.text, (sheet.status, sheet.text[:500])
+    player = PLAYER_LINK.search(browser.get(f"/groups/{group_id}/").text)
+    assert player is not None, "the group page links to its players"
+    return group_id, player.group(1)
+
+
+def page_paths(app: Flask, sheet_path: str, group_id: str = "",
+               player_id: str = "") -> dict[str, str]:
     """Every GET page of the app (not the API, not static files): endpoint → path."""
-    values = {"session_id": sheet_path.rstrip("/").rsplit("/", 1)[1], "game_number": "1"}
+    values = {"session_id": sheet_path.rstrip("/").rsplit("/", 1)[1], "game_number": "1",
+              "group_id": group_id, "player_id": player_id}
     paths = {}
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
@@ -126,8 +149,9 @@ def page_paths(app: Flask, sheet_path: str) -> dict[str, str]:
 def visit_every_page(browser: Browser, app: Flask) -> dict[str, Answer]:
     """Walk every page; each answers its expected status. Answers keyed by path."""
     sheet_path = start_session_with_one_game(browser)
+    group_id, player_id = start_group_with_one_session(browser)
     answers = {}
-    for endpoint, path in page_paths(app, sheet_path).items():
+    for endpoint, path in page_paths(app, sheet_path, group_id, player_id).items():
         answer = browser.get(path)
         expected = 404 if path == NOT_FOUND_PAGE else EXPECTED_STATUS.get(endpoint, 200)
         assert answer.status == expected, (path, answer.status, answer.text[:500])

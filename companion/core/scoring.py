@@ -47,6 +47,7 @@ from companion.core.standings import (
     Standing,
     ZeroSumCheck,
     build_sheet,
+    ranked_standings,
     round_of,
     signed,
     standings,
@@ -449,5 +450,5 @@ __all__ = ["BOX_POINTS", "ENDING_TITLES", "ENDING_WORDS", "MAX_NAME_LENGTH", "MA
            "RoundSheet", "ScoreSheet", "ScoringError", "Standing", "TiedLowestRackError",
            "UnbalancedScoresError", "ZeroSumCheck", "apply_rule_overrides", "box_value",
            "build_sheet", "check_paper_scores", "check_players", "check_racks", "check_rounds",
-           "names_in_words", "rack_value", "round_of", "rule_overrides", "score_exhausted",
-           "score_went_out", "signed", "standings"]
+           "names_in_words", "rack_value", "ranked_standings", "round_of", "rule_overrides",
+           "score_exhausted", "score_went_out", "signed", "standings"]

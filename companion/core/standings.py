@@ -8,7 +8,7 @@ highest score is the winner" (seed 000).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -62,6 +62,14 @@ def standings(players: Sequence[str], results: Iterable[GameResult]) -> tuple[St
         won[result.winner] += 1
         for name, score in zip(result.players, result.scores, strict=True):
             totals[name] += score
+    return ranked_standings(players, won, totals)
+
+
+def ranked_standings(players: Sequence[str], won: Mapping[str, int],
+                     totals: Mapping[str, int]) -> tuple[Standing, ...]:
+    """The standings of games won and totals already counted (a league adds up sessions'
+    counts): most games won first, then the highest total; equal on both share the place;
+    equal players keep the order given."""
 
     def rank(name: str) -> tuple[int, int]:
         return (-won[name], -totals[name])

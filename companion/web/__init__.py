@@ -94,6 +94,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         csrf.exempt(api_blueprint)
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")
 
+    from companion.web.groups import api as groups_api
+    from companion.web.groups import views as groups_views
+
+    app.register_blueprint(groups_views.bp)
+    csrf.exempt(groups_api.bp)
+    app.register_blueprint(groups_api.bp, url_prefix="/api/v1")
+
     _register_error_pages(app)
     register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})

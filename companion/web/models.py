@@ -25,8 +25,8 @@ from companion.core.tiles import parse_rack
 from companion.web import transactions  # noqa: F401  (SQLite transactions begin as SQLAlchemy says)
 from companion.web.extensions import db
 
-__all__ = ["Game", "GameChange", "GameEntry", "Player", "ScoreSession", "SessionAccess", "db",
-           "new_public_id"]
+__all__ = ["Game", "GameChange", "GameEntry", "Group", "GroupMember", "Player", "ScoreSession",
+           "SessionAccess", "db", "new_public_id"]
 
 PUBLIC_ID_BYTES = 12
 """96 random bits: 16 URL-safe characters that nobody guesses or counts through."""
@@ -56,6 +56,8 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     """Counts the session's changes: every write adds one, so a sheet computed at a version
     can be served again until the next change."""
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("score_group.id", ondelete="SET NULL"), default=None, index=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan",
@@ -95,8 +97,11 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("score_group_member.id", ondelete="SET NULL"), default=None, index=True)
 
     session: Mapped[ScoreSession] = relationship(back_populates="players")
+    member: Mapped[GroupMember | None] = relationship()
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -197,3 +202,47 @@ class SessionAccess(db.Model):  # type: ignore[name-defined,misc]
     device_hash: Mapped[str] = mapped_column(String(64))
     session_id: Mapped[int] = mapped_column(ForeignKey("score_session.id", ondelete="CASCADE"))
     granted_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+# Groups: players across evenings -----------------------------------------------------------
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """A family or a club night: its players (members) and its sessions.
+
+    Reached only through ``public_id`` (a random token): the integer key never leaves the
+    server, so a stranger can neither list nor guess a group. Only the edit key's hash is kept.
+    """
+
+    __tablename__ = "score_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+
+    members: Mapped[list[GroupMember]] = relationship(
+        back_populates="group", order_by="GroupMember.id", cascade="all, delete-orphan",
+        passive_deletes=True)
+    sessions: Mapped[list[ScoreSession]] = relationship(
+        order_by="ScoreSession.created_at.desc(), ScoreSession.id.desc()",
+        passive_deletes=True)
+
+
+class GroupMember(db.Model):  # type: ignore[name-defined,misc]
+    """A player of a group; each session's seat links to one (``Player.member_id``)."""
+
+    __tablename__ = "score_group_member"
+    __table_args__ = (UniqueConstraint("group_id", "name", name="uq_score_group_member_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("score_group.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(60))
+
+    group: Mapped[Group] = relationship(back_populates="members")
+
+
+# A player's games across sessions are read through their seats: without this index every
+# statistic would scan the entries of every group on the server.
+Index("ix_score_game_entry_player_id", GameEntry.player_id)

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from companion.core.presets import OVERRIDABLE_RULES as RULE_FIELDS
 from companion.core.scoring import Ending, Rack, ScoringError, TiedLowestRackError
 from companion.web.api import ApiInputError, json_body
+from companion.web.groups.api import group_for_new_session, join_new_session
 from companion.web.models import ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.device import device_hash
@@ -193,7 +194,9 @@ def create_session() -> tuple[Any, int]:
     if not isinstance(overrides, dict):
         raise bad("`rules` must be an object such as {\"joker_penalty\": 25}", field="rules")
     overrides |= {key: payload[key] for key in RULE_FIELDS if key in payload}
+    group = group_for_new_session(payload.get("group"))
     session, key = service.create_session(players, rounds, preset, overrides)
+    join_new_session(session, group)
     readable = service.read_session(session.public_id)
     assert readable is not None
     return jsonify({**service.session_json(readable), "edit_key": key,
@@ -292,3 +295,24 @@ def redo_game(session_id: str) -> Any:
     key = idempotency()
     session = writable_session(session_id)
     return answer(service.redo_game(session, idempotency=key))
+
+
+@bp.post("/sessions/<session_id>/rematch")
+def rematch(session_id: str) -> Any:
+    """A new session with the same players, seats, rules and rounds (and group)."""
+    session = writable_session(session_id)
+    new_session, key = service.rematch(session)
+    readable = service.read_session(new_session.public_id)
+    assert readable is not None
+    return jsonify({**service.session_json(readable), "edit_key": key,
+                    "links": links(readable, key)}), 201
+
+
+@bp.post("/sessions/<session_id>/rounds")
+def add_round(session_id: str) -> Any:
+    """One more round for the session."""
+    session = writable_session(session_id)
+    service.add_round(session)
+    readable = service.read_session(session_id)
+    assert readable is not None
+    return jsonify({**service.session_json(readable), "links": links(readable)})

@@ -652,3 +652,32 @@ def sheet_csv(session: ScoreSession) -> str:
     places = {s.name: s.place for s in sheet.standings}
     row("", "place", "", "", *(places[name] for name in sheet.players), "")
     return out.getvalue()
+
+
+# Rematch and more rounds -------------------------------------------------------------------
+
+def rematch(session: ScoreSession, *,
+            device_hash: str | None = None) -> tuple[ScoreSession, str]:
+    """A new session with the same players in the same seats, the same rules and rounds, in
+    the same group (each seat linked to the same member); ``device_hash`` may change it."""
+    names, rounds = list(session.player_names), session.rounds
+    preset_key, overrides = session.preset_key, dict(session.rule_overrides or {})
+    group_id, member_ids = session.group_id, [player.member_id for player in session.players]
+    new_session, key = create_session(names, rounds, preset_key, overrides,
+                                      device_hash=device_hash)
+    if group_id is not None:
+        begin_write()
+        new_session = read_session_in_this_transaction(new_session.public_id) or new_session
+        new_session.group_id = group_id
+        for new_player, member_id in zip(new_session.players, member_ids, strict=True):
+            new_player.member_id = member_id
+        db.session.commit()
+    return new_session, key
+
+
+def add_round(session: ScoreSession) -> None:
+    """One more round for a session in progress (up to the core's limit)."""
+    check_rounds(session.rounds + 1)
+    session.rounds += 1
+    _changed(session)
+    db.session.commit()

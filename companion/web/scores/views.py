@@ -431,3 +431,44 @@ def redo_game(session_id: str) -> BaseResponse:
     else:
         flash(f"Game {outcome.body['number']} put back.", "success")
     return redirect(sheet_url(score_session))
+
+
+# Rematch, more rounds, the running-total chart ----------------------------------------------
+
+@bp.post("/<session_id>/rematch")
+def rematch(session_id: str) -> BaseResponse:
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="The rematch button expired: reload the page and try again.")
+    score_session = load_for_writing(session_id)
+    new_session, _key = service.rematch(score_session, device_hash=device_hash_to_grant())
+    flash("Rematch: a new session with the same players and rules.", "success")
+    return redirect(sheet_url(new_session))
+
+
+@bp.post("/<session_id>/add-round")
+def add_round(session_id: str) -> BaseResponse:
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description="The button expired: reload the page and try again.")
+    score_session = load_for_writing(session_id)
+    try:
+        service.add_round(score_session)
+    except ScoringError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        flash(f"Round {score_session.rounds} added.", "success")
+    return redirect(sheet_url(score_session))
+
+
+@bp.get("/<session_id>/chart.svg")
+def running_totals_chart(session_id: str) -> Response:
+    """Each player's running total across the games, drawn by the server (no script)."""
+    # Imported here so that this route, added for groups, stays one self-contained block.
+    from companion.core.stats import running_totals
+    from companion.web.groups.charts import CHART_HEADERS
+    from companion.web.groups.charts import running_totals_chart as draw
+
+    score_session = load(session_id)
+    players = score_session.player_names
+    svg = draw(players, running_totals(players, score_session.results()))
+    return Response(svg, mimetype="image/svg+xml", headers=CHART_HEADERS)

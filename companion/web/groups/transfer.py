@@ -1,0 +1,405 @@
+"""Export and import as JSON: the backup, and the way to move evenings to another server.
+
+Import checks the whole file before it writes anything: every session's players, rounds and
+rules, and every game re-scored by the core from its racks (or its paper scores checked) and
+compared with the scores in the file. A game that does not balance, a rack no box could hold,
+a session already here or twice in the file is refused with the place named; then nothing is
+imported. A session is "already here" when one with the same start time and players exists,
+or one with its public id (a session keeps its public id, so its links keep working on the
+new server; the integer keys are the server's own and change on the way).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from companion.core.presets import Preset, UnknownPresetError, get_preset
+from companion.core.scoring import (
+    Ending,
+    GameResult,
+    Rack,
+    ScoringError,
+    apply_rule_overrides,
+    check_paper_scores,
+    check_players,
+    check_rounds,
+    score_exhausted,
+    score_went_out,
+)
+from companion.core.tiles import format_tiles
+from companion.web.groups.service import check_group_name, new_public_id
+from companion.web.models import (
+    Game,
+    GameChange,
+    GameEntry,
+    Group,
+    GroupMember,
+    Player,
+    ScoreSession,
+    db,
+)
+from companion.web.models import new_public_id as new_session_id
+from companion.web.scores.service import parse_rack_text, result_json
+
+FORMAT = "companion-export"
+VERSION = 1
+PUBLIC_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
+"""What a session's public id may be: it is a piece of every URL of the session."""
+
+
+class ImportRefused(ValueError):
+    """The file cannot be imported; ``where`` names the group, session and game."""
+
+    def __init__(self, message: str, where: str) -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+# Export ------------------------------------------------------------------------------------
+
+def stamp(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def session_export(score_session: ScoreSession) -> dict[str, Any]:
+    names = score_session.player_names
+    return {
+        "id": score_session.public_id,
+        "created_at": stamp(score_session.created_at),
+        "updated_at": stamp(score_session.updated_at),
+        "preset": score_session.preset_key,
+        "rules": dict(score_session.rule_overrides or {}),
+        "rounds": score_session.rounds,
+        "edit_key_hash": score_session.edit_key_hash,
+        "players": list(names),
+        "games": [{"number": game.number, **result_json(game.to_result(score_session.players)),
+                   "recorded_at": stamp(game.recorded_at), "edited_at": stamp(game.edited_at)}
+                  for game in score_session.games],
+        "history": [{"game": change.game_number, "action": change.action,
+                     "at": stamp(change.at), "summary": change.summary,
+                     "before": change.before, "after": change.after}
+                    for change in score_session.changes],
+    }
+
+
+def group_export(group: Group) -> dict[str, Any]:
+    sessions = _sessions_where(ScoreSession.group_id == group.id)
+    return {"id": group.public_id, "name": group.name, "created_at": stamp(group.created_at),
+            "edit_key_hash": group.edit_key_hash,
+            "members": [{"id": member.public_id, "name": member.name}
+                        for member in group.members],
+            "sessions": [session_export(s) for s in sessions]}
+
+
+def _sessions_where(condition: Any) -> list[ScoreSession]:
+    return list(db.session.scalars(
+        select(ScoreSession).where(condition)
+        .options(selectinload(ScoreSession.players), selectinload(ScoreSession.changes),
+                 selectinload(ScoreSession.games).selectinload(Game.entries)
+                 .selectinload(GameEntry.player),
+                 selectinload(ScoreSession.games).selectinload(Game.winner))
+        .order_by(ScoreSession.created_at, ScoreSession.id)))
+
+
+def export_data(group: Group | None = None) -> dict[str, Any]:
+    """One group, or everything: every group and the sessions outside any group."""
+    groups = [group] if group is not None else list(
+        db.session.scalars(select(Group).order_by(Group.created_at, Group.id)))
+    loose = [] if group is not None else _sessions_where(ScoreSession.group_id.is_(None))
+    return {"format": FORMAT, "version": VERSION,
+            "groups": [group_export(g) for g in groups],
+            "sessions": [session_export(s) for s in loose]}
+
+
+# Import: check everything, then write ------------------------------------------------------
+
+@dataclass(frozen=True)
+class CheckedSession:
+    data: Mapping[str, Any]
+    created_at: datetime
+    players: tuple[str, ...]
+    rules: Preset
+    results: tuple[GameResult, ...]
+
+
+@dataclass(frozen=True)
+class CheckedGroup:
+    data: Mapping[str, Any]
+    name: str
+    sessions: tuple[CheckedSession, ...]
+
+
+def _object(value: object, what: str, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise ImportRefused(f"{what} must be a JSON object", where)
+    return value
+
+
+def _list(value: object, what: str, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ImportRefused(f"{what} must be a list", where)
+    return value
+
+
+def _moment(value: object, what: str, where: str, *, optional: bool = False) -> datetime | None:
+    if value is None and optional:
+        return None
+    try:
+        return datetime.fromisoformat(str(value)) if isinstance(value, str) else None
+    except ValueError:
+        pass
+    raise ImportRefused(f"{what} must be a date and time such as 2026-01-08T19:30:00", where)
+
+
+def _rack(name: str, value: object, where: str) -> Rack | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_rack_text(name, value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Rack.of_total(value)
+    if isinstance(value, dict) and set(value) <= {"points", "jokers"}:
+        points, jokers = value.get("points", 0), value.get("jokers", 0)
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in (points, jokers)):
+            return Rack.of_total(points, jokers)
+    raise ImportRefused(f"{name}'s rack must be tiles, a total or {{points, jokers}}", where)
+
+
+def _check_game(players: tuple[str, ...], rules: Preset, data: Mapping[str, Any],
+                where: str) -> GameResult:
+    """Score the game again with the core and hold the file's scores to it."""
+    endings = {ending.value: ending for ending in Ending}
+    ending = endings.get(data.get("ending"))  # type: ignore[arg-type]
+    if ending is None:
+        raise ImportRefused(f"`ending` must be one of {', '.join(endings)}", where)
+    winner, scores = data.get("winner"), data.get("scores")
+    if not isinstance(winner, str) or not isinstance(scores, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
+        raise ImportRefused("a game needs its `winner` and every player's whole-number "
+                            "`scores`", where)
+    racks = data.get("racks") or {}
+    if not isinstance(racks, dict):
+        raise ImportRefused("`racks` must map names to racks", where)
+    if ending is Ending.PAPER:
+        return check_paper_scores(players, scores, winner=winner)
+    parsed = {name: _rack(name, value, where) for name, value in racks.items()}
+    if ending is Ending.WENT_OUT:
+        result = score_went_out(players, winner, parsed, preset=rules)
+    else:
+        result = score_exhausted(players, parsed, preset=rules, winner=winner)
+    if result.winner != winner or result.scores_by_name() != scores:
+        given = ", ".join(f"{n} {scores.get(n)}" for n in players)
+        scored = ", ".join(f"{n} {s}" for n, s in result.scores_by_name().items())
+        raise ImportRefused(f"the scores in the file ({given}) are not what the racks give "
+                            f"({scored}, {result.winner} winning)", where)
+    return result
+
+
+def _check_session(data: object, where: str) -> CheckedSession:
+    session = _object(data, "a session", where)
+    created_at = _moment(session.get("created_at"), "`created_at`", where)
+    assert created_at is not None
+    try:
+        players = check_players(_list(session.get("players"), "`players`", where))
+        rounds = session.get("rounds")
+        if isinstance(rounds, bool) or not isinstance(rounds, int):
+            raise ImportRefused("`rounds` must be a whole number", where)
+        check_rounds(rounds)
+        rules = apply_rule_overrides(get_preset(session.get("preset")),
+                                     _object(session.get("rules") or {}, "`rules`", where))
+    except (ScoringError, UnknownPresetError) as error:
+        raise ImportRefused(str(error), where) from error
+    if not isinstance(session.get("edit_key_hash"), str):
+        raise ImportRefused("`edit_key_hash` is missing", where)
+    public_id = session.get("id")
+    if public_id is not None and not (isinstance(public_id, str)
+                                      and PUBLIC_ID_PATTERN.fullmatch(public_id)):
+        raise ImportRefused("a session's `id` must be 8 to 32 letters, digits, '-' or '_'",
+                            where)
+    games = _list(session.get("games"), "`games`", where)
+    if len(games) > rounds * len(players):
+        raise ImportRefused(f"{len(games)} games, but {rounds} round(s) of {len(players)} "
+                            "players hold only " + str(rounds * len(players)), where)
+    results = []
+    for number, game in enumerate(games, start=1):
+        at = f"{where}, game {number}"
+        game = _object(game, "a game", at)
+        if game.get("number") != number:
+            raise ImportRefused(f"games must be numbered 1, 2, 3… in order; found "
+                                f"{game.get('number')!r}", at)
+        _moment(game.get("recorded_at"), "`recorded_at`", at)
+        _moment(game.get("edited_at"), "`edited_at`", at, optional=True)
+        try:
+            results.append(_check_game(players, rules, game, at))
+        except ScoringError as error:
+            raise ImportRefused(str(error), at) from error
+    for change in _list(session.get("history", []), "`history`", where):
+        change = _object(change, "a history line", where)
+        _moment(change.get("at"), "a history line's `at`", where)
+        if not isinstance(change.get("game"), int) or not isinstance(change.get("action"), str):
+            raise ImportRefused("a history line needs its `game` number and `action`", where)
+    return CheckedSession(session, created_at, players, rules, tuple(results))
+
+
+def _fingerprint(created_at: datetime,
+                 players: tuple[str, ...]) -> tuple[datetime, tuple[str, ...]]:
+    """What makes a session the same one on any server: when it started and who sat where."""
+    return created_at, players
+
+
+def _stored_fingerprints() -> set[tuple[datetime, tuple[str, ...]]]:
+    seated: dict[int, tuple[datetime, list[str]]] = {}
+    for session_id, created_at, name in db.session.execute(
+            select(ScoreSession.id, ScoreSession.created_at, Player.name)
+            .join(Player, Player.session_id == ScoreSession.id).order_by(Player.seat)):
+        seated.setdefault(session_id, (created_at, []))[1].append(name)
+    return {_fingerprint(created_at, tuple(names)) for created_at, names in seated.values()}
+
+
+def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSession]]:
+    """Everything in the file, checked; the first problem is refused with its place."""
+    data = _object(payload, "the file", "")
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ImportRefused(f"this is not a Companion export (format {FORMAT!r}, version "
+                            f"{VERSION})", "the file")
+    seen: dict[tuple[datetime, tuple[str, ...]], str] = {}
+    stored = _stored_fingerprints()
+    ids_seen: dict[str, str] = {}
+    ids_stored = set(db.session.scalars(select(ScoreSession.public_id)))
+
+    def check_new(checked: CheckedSession, where: str) -> CheckedSession:
+        fingerprint = _fingerprint(checked.created_at, checked.players)
+        if fingerprint in stored:
+            raise ImportRefused("this session is already here (same start and players)", where)
+        if fingerprint in seen:
+            raise ImportRefused(f"this session is in the file twice (also {seen[fingerprint]})",
+                                where)
+        public_id = checked.data.get("id")
+        if public_id in ids_stored:
+            raise ImportRefused(f"a session with the id {public_id} is already here", where)
+        if isinstance(public_id, str):
+            if public_id in ids_seen:
+                raise ImportRefused(f"the session id {public_id} is in the file twice (also "
+                                    f"{ids_seen[public_id]})", where)
+            ids_seen[public_id] = where
+        seen[fingerprint] = where
+        return checked
+
+    groups = []
+    known_groups = set(db.session.scalars(select(Group.public_id)))
+    known_members = set(db.session.scalars(select(GroupMember.public_id)))
+    for g_index, raw_group in enumerate(_list(data.get("groups", []), "`groups`", "the file"),
+                                        start=1):
+        where = f"group {g_index}"
+        group = _object(raw_group, "a group", where)
+        try:
+            name = check_group_name(group.get("name"))
+        except ValueError as error:
+            raise ImportRefused(str(error), where) from error
+        where = f"group {g_index} ({name})"
+        if group.get("id") in known_groups:
+            raise ImportRefused("this group is already here", where)
+        if group.get("id") is not None:
+            if not isinstance(group.get("id"), str):
+                raise ImportRefused("a group's `id` must be text", where)
+            known_groups.add(group["id"])
+        for member in _list(group.get("members", []), "`members`", where):
+            member = _object(member, "a player", where)
+            member_id = member.get("id")
+            if not isinstance(member.get("name"), str) or not isinstance(member_id,
+                                                                         str | None):
+                raise ImportRefused("a player needs a `name` (and an `id` as text)", where)
+            if member_id in known_members:
+                raise ImportRefused(f"player {member['name']} is already here (its id is "
+                                    "taken)", where)
+            if member_id is not None:
+                known_members.add(member_id)
+        if not isinstance(group.get("edit_key_hash"), str):
+            raise ImportRefused("`edit_key_hash` is missing", where)
+        _moment(group.get("created_at"), "`created_at`", where)
+        sessions = tuple(
+            check_new(_check_session(s, f"{where}, session {i}"), f"{where}, session {i}")
+            for i, s in enumerate(_list(group.get("sessions", []), "`sessions`", where), 1))
+        groups.append(CheckedGroup(group, name, sessions))
+    loose = [check_new(_check_session(s, f"session {i}"), f"session {i}")
+             for i, s in enumerate(_list(data.get("sessions", []), "`sessions`", "the file"), 1)]
+    return groups, loose
+
+
+def import_data(payload: object) -> tuple[int, int]:
+    """Check the whole file, then store it in one transaction: (groups, sessions) imported."""
+    groups, loose = check_import(payload)
+    for checked_group in groups:
+        data = checked_group.data
+        group = Group(public_id=str(data.get("id") or new_public_id()), name=checked_group.name,
+                      created_at=_moment(data.get("created_at"), "", ""),
+                      edit_key_hash=data["edit_key_hash"])
+        db.session.add(group)
+        members: dict[str, GroupMember] = {}
+        for member in data.get("members") or []:
+            if isinstance(member, dict) and isinstance(member.get("name"), str):
+                members[member["name"].casefold()] = GroupMember(
+                    public_id=str(member.get("id") or new_public_id()), name=member["name"])
+        for checked in checked_group.sessions:
+            for name in checked.players:
+                members.setdefault(name.casefold(),
+                                   GroupMember(public_id=new_public_id(), name=name))
+        group.members = list(members.values())
+        for checked in checked_group.sessions:
+            _store_session(checked, group, members)
+    for checked in loose:
+        _store_session(checked, None, {})
+    db.session.commit()
+    return len(groups), sum(len(g.sessions) for g in groups) + len(loose)
+
+
+def imported_version() -> int:
+    """An imported session's version starts at a random number, not 1: the sheet views kept
+    in memory are keyed by public id and version, and one computed for a session deleted
+    here and now imported back under its public id must never be served for it."""
+    return 1_000_000 + secrets.randbelow(1_000_000_000)
+
+
+def _store_session(checked: CheckedSession, group: Group | None,
+                   members: Mapping[str, GroupMember]) -> None:
+    data = checked.data
+    score_session = ScoreSession(
+        public_id=data.get("id") or new_session_id(),
+        version=imported_version(),
+        created_at=checked.created_at,
+        updated_at=_moment(data.get("updated_at"), "", "", optional=True) or checked.created_at,
+        preset_key=get_preset(data.get("preset")).key, rule_overrides=dict(data.get("rules") or {}),
+        rounds=data["rounds"], edit_key_hash=data["edit_key_hash"])
+    if group is not None:
+        group.sessions.append(score_session)
+    players = {name: Player(seat=seat, name=name, member=members.get(name.casefold()))
+               for seat, name in enumerate(checked.players, start=1)}
+    score_session.players = list(players.values())
+    for result, game_data in zip(checked.results, data["games"], strict=True):
+        game = Game(number=game_data["number"], ending=result.ending.value,
+                    winner=players[result.winner],
+                    recorded_at=_moment(game_data["recorded_at"], "", ""),
+                    edited_at=_moment(game_data.get("edited_at"), "", "", optional=True))
+        for name, points, rack in zip(result.players, result.scores, result.racks, strict=True):
+            entry = GameEntry(player=players[name], score=points)
+            if rack is not None and rack.tiles is not None:
+                entry.rack = format_tiles(rack.tiles)
+            elif rack is not None:
+                entry.rack_points, entry.rack_jokers = rack.points, rack.jokers
+            game.entries.append(entry)
+        score_session.games.append(game)
+    for change in data.get("history") or []:
+        score_session.changes.append(GameChange(
+            game_number=change.get("game"), action=change.get("action"),
+            at=_moment(change.get("at"), "", ""), summary=change.get("summary") or "",
+            before=change.get("before"), after=change.get("after")))
+    db.session.add(score_session)
+

@@ -1,0 +1,224 @@
+"""Pages of groups: the league and sessions of a group, a player's page, charts, pictures,
+export and import.
+
+A group is reached only through its links. The browser that starts a group keeps its edit
+key in a long-lived HttpOnly, SameSite=Lax cookie of its own; the "share to edit" link
+(``/groups/<group_id>/join?key=...``) hands it to another phone. The page link alone shows
+the league and the players, without starting sessions, export or the share links.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.core.scoring import ScoringError
+from companion.core.stats import Period
+from companion.web.groups import charts, picture, service, transfer
+from companion.web.groups.forms import GroupSessionForm, ImportForm, NewGroupForm
+from companion.web.models import Group, GroupMember, db
+from companion.web.scores import service as scores_service
+from companion.web.scores.views import device_hash_to_grant
+
+bp = Blueprint("groups", __name__, url_prefix="/groups")
+
+KEY_COOKIE_PREFIX = "group_key_"
+KEY_COOKIE_AGE = timedelta(days=400)  # the longest a browser keeps a cookie
+PERIOD_TITLES = {Period.MONTH: "This month", Period.YEAR: "This year", Period.ALL: "All time"}
+
+
+# The edit key in the browser -------------------------------------------------------------
+
+def browser_key(group: Group) -> str | None:
+    return request.cookies.get(KEY_COOKIE_PREFIX + group.public_id)
+
+
+def can_edit(group: Group) -> bool:
+    return service.group_key_opens(group, browser_key(group))
+
+
+def keep_key(response: BaseResponse, group: Group, key: str) -> BaseResponse:
+    response.set_cookie(KEY_COOKIE_PREFIX + group.public_id, key, max_age=KEY_COOKIE_AGE,
+                        httponly=True, samesite="Lax", secure=request.is_secure,
+                        path=url_for(".group_page", group_id=group.public_id))
+    return response
+
+
+def load(group_id: str) -> Group:
+    group = service.find_group(group_id)
+    if group is None:
+        abort(404, description="There is no such group: check the link.")
+    return group
+
+
+def load_for_writing(group_id: str) -> Group:
+    group = load(group_id)
+    if not can_edit(group):
+        abort(403, description="This phone cannot change this group: open the “share to "
+                               "edit” link from the phone that started it.")
+    return group
+
+
+def load_member(group: Group, player_id: str) -> GroupMember:
+    member = service.find_member(player_id)
+    if member is None or member.group_id != group.id:
+        abort(404, description="This group has no such player.")
+    return member
+
+
+def period_argument() -> Period:
+    try:
+        return Period.parse(request.args.get("period"))
+    except ValueError as error:
+        abort(400, description=f"{error}.")
+
+
+# Groups ----------------------------------------------------------------------------------
+
+@bp.route("/", methods=["GET", "POST"])
+def start_group() -> BaseResponse | tuple[str, int] | str:
+    form = NewGroupForm()
+    if form.validate_on_submit():
+        try:
+            group, key = service.create_group(form.name.data)
+        except service.GroupError as error:
+            db.session.rollback()
+            form.name.errors = [*form.name.errors, str(error)]
+        else:
+            flash(f"Group “{group.name}” started. Keep its link: it is the only way back.",
+                  "success")
+            return keep_key(redirect(url_for(".group_page", group_id=group.public_id)),
+                            group, key)
+    status = 422 if request.method == "POST" else 200
+    return render_template("groups/start.html", form=form, import_form=ImportForm()), status
+
+
+@bp.get("/<group_id>/")
+def group_page(group_id: str) -> str:
+    group = load(group_id)
+    period = period_argument()
+    league, sessions = service.group_overview(group, period)
+    editable = can_edit(group)
+    key = browser_key(group) if editable else None
+    return render_template(
+        "groups/group.html", group=group, league=league, sessions=sessions,
+        period=period, periods=PERIOD_TITLES, can_edit=editable,
+        members={m.name: m for m in group.members}, import_form=ImportForm(),
+        view_link=url_for(".group_page", group_id=group.public_id, _external=True),
+        share_link=None if key is None else url_for(".join_group", group_id=group.public_id,
+                                                    key=key, _external=True))
+
+
+@bp.get("/<group_id>/join")
+def join_group(group_id: str) -> BaseResponse:
+    group = load(group_id)
+    key = request.args.get("key", "")
+    if not service.group_key_opens(group, key):
+        abort(403, description="This edit link is not right for this group: ask for it again.")
+    flash(f"This phone can now start sessions of “{group.name}”.", "success")
+    return keep_key(redirect(url_for(".group_page", group_id=group_id)), group, key)
+
+
+@bp.route("/<group_id>/sessions/new", methods=["GET", "POST"])
+def new_session(group_id: str) -> BaseResponse | tuple[str, int] | str:
+    group = load_for_writing(group_id)
+    form = GroupSessionForm()
+    form.members.choices = [(member.name, member.name) for member in group.members]
+    if form.validate_on_submit():
+        try:
+            score_session, _key = scores_service.create_session(
+                form.names(), form.rounds.data, form.preset.data, {},
+                device_hash=device_hash_to_grant())
+        except ScoringError as error:
+            db.session.rollback()
+            g.pop("new_device_token", None)
+            form.form_errors.append(str(error))
+        else:
+            service.join_group(score_session, group)
+            flash("Session started. Record the first game when it ends.", "success")
+            return redirect(url_for("scores.score_sheet",
+                                    session_id=service.session_link_id(score_session)))
+    status = 422 if request.method == "POST" else 200
+    return render_template("groups/new_session.html", group=group, form=form), status
+
+
+# Players ---------------------------------------------------------------------------------
+
+@bp.get("/<group_id>/players/<player_id>")
+def player_page(group_id: str, player_id: str) -> str:
+    group = load(group_id)
+    member = load_member(group, player_id)
+    period = period_argument()
+    return render_template("groups/player.html", group=group, member=member, period=period,
+                           periods=PERIOD_TITLES, stats=service.member_stats(member, period))
+
+
+@bp.get("/<group_id>/players/<player_id>/chart.svg")
+def player_chart(group_id: str, player_id: str) -> Response:
+    member = load_member(load(group_id), player_id)
+    points = service.member_session_totals(member, period_argument())
+    return svg_response(charts.session_totals_chart(member.name, points))
+
+
+def svg_response(svg: bytes) -> Response:
+    return Response(svg, mimetype="image/svg+xml", headers=charts.CHART_HEADERS)
+
+
+# Pictures, export, import ----------------------------------------------------------------
+
+@bp.get("/<group_id>/standings.png")
+def standings_picture(group_id: str) -> Response:
+    group = load(group_id)
+    period = period_argument()
+    league, sessions = service.group_overview(group, period)
+    rows = [[str(row.place), row.name, str(row.sessions_won), str(row.games_won),
+             f"{row.total_score:+d}" if row.total_score else "0"] for row in league]
+    played = sum(1 for summary in sessions if summary["games_played"])
+    png = picture.standings_png(group.name, f"{PERIOD_TITLES[period]} · {played} session{'s' * (played != 1)}",
+                                ["", "Player", "Sessions", "Games", "Score"], rows)
+    return Response(png, mimetype="image/png", headers={
+        "Content-Disposition": f'inline; filename="standings-{period.value}.png"'})
+
+
+@bp.get("/<group_id>/export.json")
+def export_group(group_id: str) -> Response:
+    group = load_for_writing(group_id)
+    data = json.dumps(transfer.export_data(group), ensure_ascii=False, indent=1)
+    return Response(data, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="companion-group-{group.public_id}.json"'})
+
+
+@bp.post("/import")
+def import_file() -> BaseResponse | tuple[str, int]:
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            payload = json.loads(form.file.data.read().decode("utf-8"))
+            groups, sessions = transfer.import_data(payload)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            db.session.rollback()
+            form.file.errors = [f"This file is not JSON: {error}"]
+        except transfer.ImportRefused as error:
+            db.session.rollback()
+            form.file.errors = [f"Nothing was imported. {error}"]
+        else:
+            flash(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
+                  f"session{'s' * (sessions != 1)}. Open a group through its link "
+                  "(share-to-edit links keep working).", "success")
+            return redirect(url_for(".start_group"))
+    return render_template("groups/start.html", form=NewGroupForm(formdata=None),
+                           import_form=form), 422
+
