@@ -18,16 +18,19 @@ def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
             return start.apply(this, args);
         };
     """)
-    page.goto("/timer?players=Ann,Bob,Cy&seconds=2")
+    page.clock.install()
+    page.goto("/timer?players=Ann,Bob,Cy&seconds=10")  # the shortest turn the rules allow
     digits = page.locator("#timer-digits")
     expect(page.locator("#timer-player")).to_have_text("Ann")
-    expect(digits).to_have_text("0:02")
+    expect(digits).to_have_text("0:10")
     expect(page.locator("#timer-alert")).to_be_hidden()
 
     page.keyboard.press(" ")
     expect(page.locator("#timer")).to_have_attribute("data-state", "running")
-    expect(digits).to_have_text("0:01", timeout=3000)
-    expect(page.locator("#timer-alert")).to_have_text("Time! Ann draws one tile", timeout=3000)
+    page.clock.run_for(9_000)
+    expect(digits).to_have_text("0:01")
+    page.clock.run_for(1_500)
+    expect(page.locator("#timer-alert")).to_have_text("Time! Ann draws one tile")
     expect(digits).to_have_text("0:00")
     expect(page.locator("#timer")).to_have_attribute("data-state", "expired")
     assert page.evaluate("window.beeps") == 3  # the audible alarm
@@ -36,7 +39,7 @@ def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
     expect(page.locator("#timer-player")).to_have_text("Bob")
     expect(page.locator("#timer-next")).to_have_text("Next: Cy")
     expect(page.locator("#timer-alert")).to_be_hidden()
-    expect(digits).to_have_text("0:02")
+    expect(digits).to_have_text("0:10")
 
 
 def test_tapping_passes_the_turn_round_the_table_and_pause_stops_the_clock(page) -> None:

@@ -114,11 +114,15 @@ def test_bad_timer_settings_are_refused_with_the_form_kept(client: FlaskClient) 
     response = client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "0"})
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    # Issue 8: the longest turn is the core's LONGEST_TURN_SECONDS (600), not 3600.
-    assert "A turn lasts 1 to 600 seconds." in html and 'value="Ann,Bob"' in html
-    response = client.get("/timer", query_string={"players": " , "})
-    assert response.status_code == 422
-    assert "Name at least one player" in response.get_data(as_text=True)
+    # Issue 8: the timer reads the core's limits (SHORTEST/LONGEST_TURN_SECONDS, 10-600 s;
+    # "For 2 to 4 players", seed 000), not 1-3600 s and 1-8 players.
+    assert "A turn lasts 10 to 600 seconds." in html and 'value="Ann,Bob"' in html
+    for players in (" , ", "Ann"):
+        response = client.get("/timer", query_string={"players": players})
+        assert response.status_code == 422
+        assert "Name at least 2 players" in response.get_data(as_text=True)
+    assert client.get("/timer", query_string={"players": "Ann,Bob", "seconds": "9"}
+                      ).status_code == 422
 
 
 def test_the_timer_starts_with_the_first_player_keeping_the_seating_order(

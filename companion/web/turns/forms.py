@@ -10,7 +10,12 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from companion.core.presets import LONGEST_TURN_SECONDS, MAX_PLAYERS
+from companion.core.presets import (
+    LONGEST_TURN_SECONDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SHORTEST_TURN_SECONDS,
+)
 from companion.core.tiles import NotationError, parse_rack, parse_table
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
@@ -78,8 +83,8 @@ def join_player_names(names: Iterable[str]) -> str:
 
 def seating(_form: FlaskForm, field: Field) -> None:
     names = player_names(field.data)
-    if not names:
-        raise ValidationError("Name at least one player, e.g. Ann, Bob, Cy.")
+    if len(names) < MIN_PLAYERS:
+        raise ValidationError(f"Name at least {MIN_PLAYERS} players, e.g. Ann, Bob, Cy.")
     if len(names) > MOST_PLAYERS:
         raise ValidationError(f"At most {MOST_PLAYERS} players: {len(names)} names were given.")
     for name in names:
@@ -92,15 +97,16 @@ class TimerForm(FlaskForm):
 
     players = StringField(
         "Players, in seating order",
-        validators=[InputRequired("Name at least one player."), seating],
+        validators=[InputRequired(f"Name at least {MIN_PLAYERS} players."), seating],
         render_kw={"placeholder": "Ann, Bob, Cy", "autocomplete": "off"})
     preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
     first = StringField("Who plays first (empty: the first name)", validators=[Optional()],
                         render_kw={"autocomplete": "off"})
     seconds = IntegerField(
         "Seconds per turn (empty: the rules' time)",
-        validators=[Optional(), NumberRange(1, LONGEST_TURN_SECONDS,
-                                            f"A turn lasts 1 to {LONGEST_TURN_SECONDS} seconds.")])
+        validators=[Optional(), NumberRange(
+            SHORTEST_TURN_SECONDS, LONGEST_TURN_SECONDS,
+            f"A turn lasts {SHORTEST_TURN_SECONDS} to {LONGEST_TURN_SECONDS} seconds.")])
 
     def validate_first(self, field: Field) -> None:
         names = player_names(self.players.data)
