@@ -13,6 +13,7 @@
   "use strict";
 
   const script = document.currentScript;
+  const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
   const root = document.documentElement;
   const DATABASE = "companion-offline";
   const STORE = "games";
@@ -22,6 +23,12 @@
 
   if ("serviceWorker" in navigator && script && script.dataset.serviceWorker) {
     navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        if (!navigator.serviceWorker.controller && registration.active) {
+          registration.active.postMessage("claim");
+        }
+      })
       .catch(function () { /* not over https, or private browsing: the site works online */ });
   }
 
@@ -418,6 +425,10 @@
   function prefetchForOffline() {
     if (!navigator.onLine || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     const wanted = new Set();
+    if (!controlledAtLoad && !/\/join$/.test(window.location.pathname)) {
+      // This page came before the worker did: save it now, so that it too opens offline.
+      wanted.add(window.location.pathname + window.location.search);
+    }
     document.querySelectorAll("main a[href]").forEach(function (link) {
       const url = new URL(link.href, window.location.href);
       if (url.origin !== window.location.origin || link.hasAttribute("download")) return;

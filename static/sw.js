@@ -62,6 +62,12 @@ self.addEventListener("activate", function (event) {
   })());
 });
 
+// A page that was still loading when the worker activated is not claimed by `activate`:
+// static/offline.js asks again once the worker is ready.
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 async function fromCacheFirst(request) {
   const cache = await caches.open(STATIC_CACHE);
   const saved = await cache.match(request, { ignoreVary: true });
