@@ -1,10 +1,12 @@
 """Benchmark of the live stream: how soon every listening phone hears of a game, and what the
 version check that every stream runs twice a second costs the database.
 
-    .venv/bin/python -m benchmarks.live [--phones 50] [--games 12]
+    .venv/bin/python -m benchmarks.live [--phones 50] [--games 12] [--across-processes]
 
 A real threaded server on 127.0.0.1 with an SQLite file in a temp folder; the phones are
-threads reading real connections. The version check is timed against a yardstick measured in
+threads reading real connections. Games are recorded through the same server process (its
+streams are woken at once), or with ``--across-processes`` through a second server process on
+the same database file (the streams learn of them by their version check). The version check is timed against a yardstick measured in
 the same run: a bare ``SELECT 1`` through the same SQLAlchemy session.
 """
 
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -23,6 +27,7 @@ from werkzeug.serving import make_server
 from companion.web import create_app
 from companion.web.extensions import db
 from tests.golden import GOLDEN_AS_PLAYED
+from tests.postgres.test_live_postgresql import SERVE
 from tests.sse import HttpStream
 from tests.web.test_live_server import api
 
@@ -54,6 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--across-processes", action="store_true")
     arguments = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="companion-live-"))
@@ -63,7 +69,14 @@ def main() -> None:
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
+    base = writer = f"http://127.0.0.1:{server.server_port}"
+    other_process = None
+    if arguments.across_processes:
+        other_process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, app.config["SQLALCHEMY_DATABASE_URI"]],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert other_process.stdout is not None
+        writer = f"http://127.0.0.1:{int(other_process.stdout.readline())}"
     rounds = -(-arguments.games // 4)
     created = api(base, "/api/v1/sessions", {"players": ["A", "B", "C", "D"], "rounds": rounds})
     path = f"/api/v1/sessions/{created['id']}/events"
@@ -74,7 +87,7 @@ def main() -> None:
     delays: list[float] = []
     for number in range(1, arguments.games + 1):
         body = GOLDEN_AS_PLAYED[(number - 1) % len(GOLDEN_AS_PLAYED)]
-        api(base, f"/api/v1/sessions/{created['id']}/games", body, str(created["edit_key"]))
+        api(writer, f"/api/v1/sessions/{created['id']}/games", body, str(created["edit_key"]))
         acknowledged = time.monotonic()
         for phone in phones:
             arrived, state = phone.next_game()
@@ -83,11 +96,15 @@ def main() -> None:
     for phone in phones:
         phone.close()
     server.shutdown()
+    if other_process is not None:
+        other_process.terminate()
+        other_process.wait()
 
     check, yardstick = version_check_cost(app, int(created["id"]))
     delays.sort()
-    print(f"{arguments.phones} phones, {arguments.games} games, poll every "
-          f"{app.config.get('LIVE_POLL_SECONDS', 0.5)} s")
+    where = "another server process" if arguments.across_processes else "the same process"
+    print(f"{arguments.phones} phones, {arguments.games} games recorded through {where}, "
+          f"version check every {app.config.get('LIVE_POLL_SECONDS', 0.5)} s")
     print(f"game acknowledged -> event on a phone: median {statistics.median(delays):.3f} s, "
           f"95th percentile {delays[int(len(delays) * 0.95) - 1]:.3f} s, max {delays[-1]:.3f} s")
     print(f"version check: {check:.0f} µs; SELECT 1: {yardstick:.0f} µs "

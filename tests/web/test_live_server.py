@@ -1,5 +1,9 @@
 """The event stream through a real threaded server: several phones, each on its own
-connection, all told of a game recorded from another one."""
+connection, all told of a game recorded from another one.
+
+The streams' own polling is set to 30 s here, so a game that arrives sooner was announced by
+the server process that recorded it (``companion/web/live/hub.py``); polling, which carries
+writes between server processes, is proven by tests/postgres/test_live_postgresql.py."""
 
 from __future__ import annotations
 
@@ -28,11 +32,11 @@ def api(base: str, path: str, body: dict[str, object] | None = None,
         return json.loads(answer.read())
 
 
-def test_every_open_stream_on_a_threaded_server_gets_the_game_another_phone_records(
+def test_every_open_stream_on_a_threaded_server_is_woken_by_the_game_another_phone_records(
         tmp_path: Path) -> None:
     app = create_app({"SECRET_KEY": "live",
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'companion.sqlite'}",
-                      "LIVE_STREAM_SECONDS": 20})
+                      "LIVE_STREAM_SECONDS": 20, "LIVE_POLL_SECONDS": 30})
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)

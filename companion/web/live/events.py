@@ -8,7 +8,8 @@ with the version the page was rendered at): a phone that slept catches up on rec
 Why polling rather than a pub/sub in memory: several server processes (gunicorn workers, or
 several machines on one PostgreSQL) each see only their own writes in memory. Asking the
 database for the session's version is one small query every ``LIVE_POLL_SECONDS`` per stream,
-and it sees every write, from any process. Streams last ``LIVE_STREAM_SECONDS`` at most, so a
+and it sees every write, from any process; a write made by the stream's own process wakes it
+at once (``hub``). Streams last ``LIVE_STREAM_SECONDS`` at most, so a
 server thread is never held forever; the browser's EventSource reconnects by itself after
 ``retry`` milliseconds. A comment line every ``LIVE_HEARTBEAT_SECONDS`` keeps proxies from
 closing an idle stream and lets the server notice a phone that went away.
@@ -24,6 +25,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, request
 from sqlalchemy.exc import SQLAlchemyError
 
+from companion.web.live import hub
 from companion.web.live.state import find_session, session_state, session_version
 
 bp = Blueprint("live_api", __name__)
@@ -47,14 +49,17 @@ def sse(event: str | None, data: str, event_id: str | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def session_events(app: Flask, session_ref: int, since: str | None) -> Iterator[str]:
+def session_events(app: Flask, session_ref: int, session_pk: int,
+                   since: str | None) -> Iterator[str]:
     """The stream's body. Each poll opens its own app context, so no database connection or
-    transaction is held between polls (SQLite would otherwise keep showing an old snapshot)."""
+    transaction is held between polls (SQLite would otherwise keep showing an old snapshot).
+    Between polls it sleeps, unless this process commits a change to the session (``hub``)."""
     poll, heartbeat = setting(app, "LIVE_POLL_SECONDS"), setting(app, "LIVE_HEARTBEAT_SECONDS")
     ends_at = time.monotonic() + setting(app, "LIVE_STREAM_SECONDS")
     yield f"retry: {int(setting(app, 'LIVE_RETRY_MS'))}\n\n"
     sent, last_write = since, time.monotonic()
     while True:
+        seen = hub.generation(session_pk)
         try:
             with app.app_context():
                 version = session_version(session_ref)
@@ -76,14 +81,16 @@ def session_events(app: Flask, session_ref: int, since: str | None) -> Iterator[
         if now - last_write >= heartbeat:
             yield ": keepalive\n\n"
             last_write = now
-        time.sleep(min(poll, max(0.0, ends_at - now)))
+        hub.wait_for_change(session_pk, seen, min(poll, max(0.0, ends_at - now)))
 
 
 @bp.get("/sessions/<int:session_id>/events")
 def events(session_id: int) -> Response:
-    if find_session(session_id) is None:
+    score_session = find_session(session_id)
+    if score_session is None:
         abort(404, description=f"there is no session {session_id}")
     since = request.headers.get("Last-Event-ID") or request.args.get("since") or None
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    return Response(session_events(app, session_id, since), mimetype="text/event-stream",
+    return Response(session_events(app, session_id, score_session.id, since),
+                    mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
