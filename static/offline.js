@@ -201,12 +201,13 @@
     }
     if (response.status >= 500) return; // the server is unwell: try again later
     const answer = await response.json().catch(function () { return {}; });
-    if (response.status === 409) {
-      entry.state = "conflict";
-      entry.theirs = gameNumbered(await sessionNow(entry).catch(function () { return null; }),
-                                  entry.number) || answer.game || null;
+    const theirs = response.status === 409 ? gameNumbered(
+      await sessionNow(entry).catch(function () { return null; }), entry.number) : null;
+    if (theirs) {
+      entry.state = "conflict"; // another phone recorded this number in the meantime
+      entry.theirs = theirs;
     } else {
-      entry.state = "refused";
+      entry.state = "refused"; // bad input, a complete session, a key that no longer opens it
     }
     entry.message = answer.error || ("the server refused it (" + response.status + ")");
     await saveEntry(entry);
@@ -254,7 +255,10 @@
     if (!form) return;
     if (form.dataset.offlineQueue && !navigator.onLine) {
       event.preventDefault();
+      if (form.dataset.queued) return; // a second tap on the button
+      form.dataset.queued = "1";
       queueGame(form).catch(function (error) {
+        delete form.dataset.queued;
         window.alert("This phone could not keep the game (" + error + "): it stays in the form.");
       });
     } else if (form.dataset.restoredFrom) {

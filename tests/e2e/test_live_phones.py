@@ -333,3 +333,25 @@ def test_editing_a_game_older_than_the_last_asks_first(
     page.wait_for_url(re.compile(r"/games/2/edit$"))
     assert asked == ["Game 1 is not the last game (game 2 is). Edit game 1 anyway?"]
     assert not [url for url in opened if url.endswith("/games/1/edit")]
+
+
+def test_a_game_refused_after_the_connection_returns_is_kept_to_correct_in_the_form(
+        phones: list[Any], server: RestartableServer) -> None:
+    ann = phones[0]
+    session_id = start_session(ann, ["Ann", "Bob"])
+    record_offline(ann, 1, "Ann", {"Bob rack": "R14 J"})  # a typo the server refuses
+    ann.context.set_offline(False)
+    refused = ann.locator(".pending-refused[data-pending-game='1']")
+    refused.wait_for()
+    assert "`R14`" in refused.inner_text() and "Bob: R14 J" in refused.inner_text()
+    assert server.session(session_id)["games_played"] == 0
+
+    refused.get_by_role("button", name="Correct it in the form").click()
+    ann.wait_for_function(  # the form is filled again from the phone's copy, as typed
+        "document.querySelector(\"input[aria-label='Bob rack']\").value === 'R14 J'")
+    assert ann.get_by_label("Ann", exact=True).is_checked()
+    ann.get_by_label("Bob rack", exact=True).fill("R13 J")
+    ann.get_by_role("button", name="Record game 1").click()
+    ann.get_by_text("Game 1 recorded: Ann won.").wait_for()
+    assert not ann.locator("#pending-games").count()
+    assert server.session(session_id)["games"][0]["scores"] == {"Ann": 43, "Bob": -43}

@@ -42,9 +42,13 @@ def tv(session_id: int) -> str:
     if score_session is None:
         abort(404, description=f"There is no score session {session_id}.")
     view_link = url_for("scores.view_sheet", session_id=session_id, _external=True)
+    last_game = score_session.games[-1] if score_session.games else None
     return render_template("live/tv.html", score_session=score_session,
                            sheet=service.sheet_of(score_session), ending_words=ENDING_WORDS,
-                           view_link=view_link)
+                           view_link=view_link,
+                           last_number=None if last_game is None else last_game.number,
+                           last_result=None if last_game is None else
+                           last_game.to_result(score_session.player_names))
 
 
 # Installable and offline ---------------------------------------------------------------------
