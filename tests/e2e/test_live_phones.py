@@ -127,8 +127,9 @@ def record_offline(page: Any, number: int, winner: str, racks: dict[str, str]) -
     then type and record the game."""
     wait_until_the_service_worker_serves(page)
     page.get_by_role("link", name=f"Record game {number}").click()
-    page.get_by_role("button", name=f"Record game {number}").wait_for()
+    page.wait_for_load_state("load")  # its scripts are running: a person is never faster
     page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")  # the page has heard that it is offline
     fill_game(page, winner, racks)
     page.get_by_role("button", name=re.compile(r"^Record game")).click()
     page.locator("#pending-games").wait_for()
