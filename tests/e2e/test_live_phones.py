@@ -127,12 +127,33 @@ def record_offline(page: Any, number: int, winner: str, racks: dict[str, str]) -
     then type and record the game."""
     wait_until_the_service_worker_serves(page)
     page.get_by_role("link", name=f"Record game {number}").click()
+    page.wait_for_url(re.compile(r"/games/new\?ending=out$"))
     page.wait_for_load_state("load")  # its scripts are running: a person is never faster
     page.context.set_offline(True)
     page.wait_for_function("!navigator.onLine")  # the page has heard that it is offline
     fill_game(page, winner, racks)
     page.get_by_role("button", name=re.compile(r"^Record game")).click()
-    page.locator("#pending-games").wait_for()
+    try:
+        page.locator("#pending-games").wait_for(timeout=15000)
+    except Exception as timeout:
+        raise AssertionError(f"no pending game on {page.url}: {describe_phone(page)}") from timeout
+
+
+QUEUE_NOW = """() => new Promise(done => {
+  const opening = indexedDB.open('companion-offline', 1);
+  opening.onsuccess = () => {
+    const reading = opening.result.transaction('games').objectStore('games').getAll();
+    reading.onsuccess = () => done(reading.result.map(e => e.state + ' ' + e.number));
+  };
+  opening.onerror = () => done('no queue');
+})"""
+
+
+def describe_phone(page: Any) -> str:
+    """What a phone shows and keeps, for a failure message."""
+    return (f"offline copy: {page.evaluate('document.documentElement.dataset.offlineCopy')}; "
+            f"queue: {page.evaluate(QUEUE_NOW)}; "
+            f"page: {page.locator('main').inner_text()[:300]!r}")
 
 
 def test_a_game_recorded_on_one_phone_shows_on_the_other_within_a_second(
