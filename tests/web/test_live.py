@@ -34,13 +34,13 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     yield app
 
 
-def start(client: FlaskClient) -> tuple[int, dict[str, str]]:
+def start(client: FlaskClient) -> tuple[str, dict[str, str]]:
     answer = client.post("/api/v1/sessions", json={"players": ["A", "B", "C", "D"], "rounds": 1})
     assert answer.status_code == 201, answer.json
     return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
 
 
-def open_stream(client: FlaskClient, session_id: int, **kwargs: Any) -> Iterator[dict[str, str]]:
+def open_stream(client: FlaskClient, session_id: str, **kwargs: Any) -> Iterator[dict[str, str]]:
     answer = client.get(f"/api/v1/sessions/{session_id}/events", buffered=False, **kwargs)
     assert answer.status_code == 200
     assert answer.mimetype == "text/event-stream"
@@ -52,7 +52,7 @@ def next_game_event(events: Iterator[dict[str, str]]) -> dict[str, str]:
     return next(event for event in events if event.get("event") == "game")
 
 
-def session_without_links(client: FlaskClient, session_id: int) -> dict[str, Any]:
+def session_without_links(client: FlaskClient, session_id: str) -> dict[str, Any]:
     document = client.get(f"/api/v1/sessions/{session_id}").json
     document.pop("links")
     return document
@@ -151,10 +151,10 @@ def test_the_read_only_view_updates_live_instead_of_reloading_every_30_seconds(
     assert 'name="companion-live"' in text and "live.js" in text
 
 
-def sheet_of_a_new_session(client: FlaskClient) -> tuple[int, str]:
+def sheet_of_a_new_session(client: FlaskClient) -> tuple[str, str]:
     answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
                                               "rounds": 1, "preset": "pressman"})
-    session_id = int(answer.location.rstrip("/").rsplit("/", 1)[1])
+    session_id = answer.location.rstrip("/").rsplit("/", 1)[1]
     return session_id, client.get(f"/scores/{session_id}").text
 
 

@@ -29,8 +29,8 @@ def session_ref_of(session: ScoreSession | SheetView) -> str:
 
 def session_state(session: SheetView) -> dict[str, Any]:
     """The session's JSON, the document ``GET /api/v1/sessions/<id>`` answers (its links
-    aside), computed once per version."""
-    return session.json
+    aside): the sheet view's, made once per version."""
+    return {**session.json, "redo": session.redo}
 
 
 def session_version(session_ref: str) -> str | None:
