@@ -6,8 +6,8 @@
 // so a retry after a lost answer is still one game. The server scores it: nothing here knows a
 // scoring rule; it only reads whole numbers as typed ("+24", "−5") and leaves the rest to the
 // server, which refuses bad input with a message shown next to the waiting game.
-// If another phone recorded that game number meanwhile, both entries are shown on the sheet and
-// the table chooses. Nothing typed is dropped unless someone at the table says so.
+// If another phone recorded that game number meanwhile (the API's 409 with `recorded`), both
+// entries are shown on the sheet and the table chooses. Nothing typed is dropped unless someone at the table says so.
 // Markup: base.html (this script, data-service-worker), scores/game.html (data-offline-queue).
 (function () {
   "use strict";
@@ -166,10 +166,6 @@
     return response.ok ? response.json() : null;
   }
 
-  function gameNumbered(session, number) {
-    return session && (session.games || []).find(function (game) { return game.number === number; });
-  }
-
   async function post(entry) {
     return fetch(entry.api, {
       method: "POST",
@@ -180,18 +176,10 @@
   }
 
   async function send(entry) {
-    if (!entry.attempts) {
-      // Before the first try only: after a try whose answer was lost, the game may be this
-      // phone's own, and the Idempotency-Key makes the server answer as it did the first time.
-      const session = await sessionNow(entry);
-      const theirs = gameNumbered(session, entry.number);
-      if (theirs) {
-        entry.state = "conflict";
-        entry.theirs = theirs;
-        await saveEntry(entry);
-        return;
-      }
-    }
+    // The game goes with the number this phone means to record. If another phone recorded
+    // that number meanwhile, the server answers 409 with `recorded` (that phone's game) and
+    // stores nothing; after a try whose answer was lost, the same Idempotency-Key makes the
+    // server answer as it did the first time.
     entry.attempts = (entry.attempts || 0) + 1;
     await saveEntry(entry);
     const response = await post(entry);
@@ -201,11 +189,9 @@
     }
     if (response.status >= 500) return; // the server is unwell: try again later
     const answer = await response.json().catch(function () { return {}; });
-    const theirs = response.status === 409 ? gameNumbered(
-      await sessionNow(entry).catch(function () { return null; }), entry.number) : null;
-    if (theirs) {
+    if (response.status === 409 && answer.recorded) {
       entry.state = "conflict"; // another phone recorded this number in the meantime
-      entry.theirs = theirs;
+      entry.theirs = answer.recorded;
     } else {
       entry.state = "refused"; // bad input, a complete session, a key that no longer opens it
     }
@@ -391,7 +377,9 @@
     } else if (action === "use-mine") {
       const response = await fetch(entry.api + "/" + entry.number, {
         method: "PUT",
-        headers: { "Content-Type": "application/json", "Authorization": "Bearer " + entry.key },
+        headers: { "Content-Type": "application/json", "Accept": "application/json",
+                   "Authorization": "Bearer " + entry.key,
+                   "Idempotency-Key": entry.id + "-use-mine" },
         body: JSON.stringify(apiBody(entry)),
       });
       if (response.ok) {
@@ -405,7 +393,8 @@
     } else if (action === "add-next") {
       const session = await sessionNow(entry);
       Object.assign(entry, { id: newKey(), state: "waiting", attempts: 0, theirs: null,
-                             number: session ? session.games_played + 1 : entry.number + 1 });
+                             number: session && session.next_game ? session.next_game.number
+                               : entry.number + 1 });
       await dropEntry(id);
       await saveEntry(entry);
       await flush();

@@ -54,7 +54,7 @@ class RestartableServer:
             self.server.server_close()
             self.server = None
 
-    def session(self, session_id: int) -> dict[str, Any]:
+    def session(self, session_id: str) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}/api/v1/sessions/{session_id}") as answer:
             return json.loads(answer.read())
 
@@ -84,13 +84,13 @@ def phones(browser: Any, server: RestartableServer) -> Iterator[list[Any]]:
         context.close()
 
 
-def start_session(page: Any, players: list[str]) -> int:
+def start_session(page: Any, players: list[str]) -> str:
     page.goto("/scores/new")
     for seat, name in enumerate(players, start=1):
         page.fill(f"#player_{seat}", name)
     page.get_by_role("button", name="Start the session").click()
     page.get_by_text("Session started").wait_for()
-    return int(re.search(r"/scores/(\d+)$", page.url).group(1))
+    return re.search(r"/scores/([^/?#]+)$", page.url).group(1)
 
 
 def join(page: Any, share_link: str) -> None:
@@ -98,8 +98,10 @@ def join(page: Any, share_link: str) -> None:
     page.get_by_text("This phone can now record games").wait_for()
 
 
+# Waits are given functions, never bare expressions: Playwright polls an expression with eval,
+# which the pages' Content-Security-Policy forbids.
 def wait_until_live(page: Any) -> None:
-    page.wait_for_function("document.documentElement.dataset.liveState === 'connected'")
+    page.wait_for_function("() => document.documentElement.dataset.liveState === 'connected'")
 
 
 def wait_until_the_service_worker_serves(page: Any) -> None:
@@ -130,7 +132,7 @@ def record_offline(page: Any, number: int, winner: str, racks: dict[str, str]) -
     page.wait_for_url(re.compile(r"/games/new\?ending=out$"))
     page.wait_for_load_state("load")  # its scripts are running: a person is never faster
     page.context.set_offline(True)
-    page.wait_for_function("!navigator.onLine")  # the page has heard that it is offline
+    page.wait_for_function("() => !navigator.onLine")  # the page has heard that it is offline
     fill_game(page, winner, racks)
     page.get_by_role("button", name=re.compile(r"^Record game")).click()
     try:
@@ -207,7 +209,7 @@ def test_a_game_recorded_offline_is_kept_as_typed_and_sent_once_when_back_online
     assert game["scores"] == {"Ann": 77, "Bob": -35, "Cy": -42}  # scored by the server
 
     ann.reload()  # a new page sends whatever still waits: nothing does
-    ann.wait_for_function("!document.getElementById('pending-games')")
+    ann.wait_for_function("() => !document.getElementById('pending-games')")
     ann.context.set_offline(True)
     ann.context.set_offline(False)
     ann.locator("tr[data-game='1']").wait_for()
@@ -233,7 +235,7 @@ def test_a_game_recorded_on_both_phones_is_shown_to_the_table_to_choose_nothing_
     assert server.session(session_id)["games_played"] == 1  # nothing replaced without asking
     conflict.get_by_role("button", name="Use this phone's for game 1").click()
     ann.locator("#pending-games").wait_for(state="detached")
-    bob.wait_for_function("document.querySelector(\"tr[data-game='1'] td\").textContent"
+    bob.wait_for_function("() => document.querySelector(\"tr[data-game='1'] td\").textContent"
                           ".includes('+36')", timeout=LIVE_WITHIN_MS)
     assert server.session(session_id)["games"][0]["winner"] == "Ann"
     ann.goto(f"/scores/{session_id}/history")
@@ -280,7 +282,7 @@ def test_every_page_opens_offline_after_a_first_visit_and_says_it_is_offline(
     # The timer runs with no connection at all.
     phone.goto("/timer?players=Ann,Bob")
     phone.locator("#timer-face").click()
-    phone.wait_for_function("document.getElementById('timer-digits').textContent < '1:00'")
+    phone.wait_for_function("() => document.getElementById('timer-digits').textContent < '1:00'")
     phone.keyboard.press("Space")
     assert phone.locator("#timer-player").inner_text() == "Bob"
 
@@ -290,26 +292,8 @@ def test_every_page_opens_offline_after_a_first_visit_and_says_it_is_offline(
     phone.locator("[data-offline-pages] a[href='/timer?players=Ann,Bob']").wait_for()
 
 
-def the_api_keeps_idempotency_keys(server: RestartableServer) -> bool:
-    """Whether the same POST sent twice with one Idempotency-Key is one game on this server."""
-    def call(path: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
-        request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json", **headers})
-        with urllib.request.urlopen(request) as answer:
-            return json.loads(answer.read())
-
-    created = call("/api/v1/sessions", {"players": ["Probe", "Other"]}, {})
-    headers = {"Authorization": f"Bearer {created['edit_key']}", "Idempotency-Key": "probe"}
-    game = {"ending": "out", "winner": "Probe", "racks": {"Other": 5}}
-    for _attempt in range(2):
-        call(f"/api/v1/sessions/{created['id']}/games", game, headers)
-    return server.session(created["id"])["games_played"] == 1
-
-
 def test_a_retry_after_a_lost_answer_is_still_one_game(
         phones: list[Any], server: RestartableServer) -> None:
-    if not the_api_keeps_idempotency_keys(server):
-        pytest.skip("the JSON API does not keep Idempotency-Key yet (the new write path, issue 9)")
     ann = phones[0]
     session_id = start_session(ann, ["Ann", "Bob"])
     answers_lost: list[str] = []
@@ -325,7 +309,7 @@ def test_a_retry_after_a_lost_answer_is_still_one_game(
     ann.context.route("**/api/v1/sessions/*/games", lose_the_first_answer)
     record_offline(ann, 1, "Ann", {"Bob rack": "K5 J"})
     ann.context.set_offline(False)
-    ann.wait_for_function("document.querySelector('.pending-waiting') !== null")
+    ann.wait_for_function("() => document.querySelector('.pending-waiting') !== null")
     deadline = time.monotonic() + 10
     while not answers_lost and time.monotonic() < deadline:
         ann.wait_for_timeout(50)
@@ -370,7 +354,7 @@ def test_a_game_refused_after_the_connection_returns_is_kept_to_correct_in_the_f
 
     refused.get_by_role("button", name="Correct it in the form").click()
     ann.wait_for_function(  # the form is filled again from the phone's copy, as typed
-        "document.querySelector(\"input[aria-label='Bob rack']\").value === 'R14 J'")
+        "() => (document.querySelector(\"input[aria-label='Bob rack']\") || {}).value === 'R14 J'")
     assert ann.get_by_label("Ann", exact=True).is_checked()
     ann.get_by_label("Bob rack", exact=True).fill("R13 J")
     ann.get_by_role("button", name="Record game 1").click()
