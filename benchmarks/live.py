@@ -32,7 +32,7 @@ from tests.sse import HttpStream
 from tests.web.test_live_server import api
 
 
-def version_check_cost(app: object, session_id: int) -> tuple[float, float]:
+def version_check_cost(app: object, session_id: str) -> tuple[float, float]:
     """Median µs of one version check and of a bare SELECT 1, in one app context each."""
     from sqlalchemy import text
 
@@ -100,7 +100,7 @@ def main() -> None:
         other_process.terminate()
         other_process.wait()
 
-    check, yardstick = version_check_cost(app, int(created["id"]))
+    check, yardstick = version_check_cost(app, created["id"])
     delays.sort()
     where = "another server process" if arguments.across_processes else "the same process"
     print(f"{arguments.phones} phones, {arguments.games} games recorded through {where}, "

@@ -11,15 +11,14 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
 from markupsafe import Markup
 
+from companion.core.scoring import ENDING_WORDS
 from companion.web.live import qr
 from companion.web.live.state import (
     edit_key_for_page,
     find_session,
     session_ref_of,
-    session_version,
 )
 from companion.web.models import ScoreSession
-from companion.web.scores.service import ENDING_WORDS
 from companion.web.scores.sheets import SheetView
 
 bp = Blueprint("live", __name__)
@@ -137,7 +136,7 @@ def static_version(app: Flask) -> str:
 def live_stream(score_session: ScoreSession | SheetView) -> dict[str, Any]:
     """Where a page showing this session listens for changes, and the version it shows."""
     ref = session_ref_of(score_session)
-    return {"session": ref, "version": session_version(ref) or "",
+    return {"session": ref, "version": str(score_session.version),
             "url": url_for("live_api.events", session_id=ref)}
 
 
