@@ -151,10 +151,14 @@ QUEUE_NOW = """() => new Promise(done => {
 })"""
 
 
+SAVED_PAGES = """async () => (await (await caches.open('companion-pages')).keys())
+  .map(request => new URL(request.url).pathname + new URL(request.url).search)"""
+
+
 def describe_phone(page: Any) -> str:
     """What a phone shows and keeps, for a failure message."""
     return (f"offline copy: {page.evaluate('document.documentElement.dataset.offlineCopy')}; "
-            f"queue: {page.evaluate(QUEUE_NOW)}; "
+            f"queue: {page.evaluate(QUEUE_NOW)}; saved pages: {page.evaluate(SAVED_PAGES)}; "
             f"page: {page.locator('main').inner_text()[:300]!r}")
 
 
