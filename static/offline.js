@@ -415,12 +415,20 @@
 
   // Saving the pages a table needs offline, and listing them on the offline page ---------------
 
-  function prefetchForOffline() {
+  async function prefetchForOffline() {
     if (!navigator.onLine || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
     const wanted = new Set();
-    if (!controlledAtLoad && !/\/join$/.test(window.location.pathname)) {
-      // This page came before the worker did: save it now, so that it too opens offline.
-      wanted.add(window.location.pathname + window.location.search);
+    const here = window.location.pathname + window.location.search;
+    if (!/\/join$/.test(window.location.pathname) && (!controlledAtLoad ||
+        !(window.caches && await caches.match(window.location.href, { ignoreVary: true })))) {
+      // This page came before the worker did, or as the answer to a form (a redirect the
+      // worker does not see): save it now, so that it too opens offline.
+      wanted.add(here);
+    }
+    const queueForm = document.querySelector("form[data-offline-queue]");
+    if (queueForm) {
+      // A game recorded offline returns to the sheet: it must open offline too.
+      wanted.add(JSON.parse(queueForm.dataset.offlineQueue).sheet);
     }
     document.querySelectorAll("main a[href]").forEach(function (link) {
       const url = new URL(link.href, window.location.href);
@@ -439,6 +447,10 @@
       fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
         .catch(function () { /* saved next time */ });
     });
+  }
+
+  function savePagesForOffline() {
+    prefetchForOffline().catch(function () { /* saved next time */ });
   }
 
   async function listSavedPages() {
@@ -476,11 +488,11 @@
   listSavedPages();
   showPending().then(flush);
   if (document.readyState === "complete") {
-    prefetchForOffline();
+    savePagesForOffline();
   } else {
-    window.addEventListener("load", prefetchForOffline);
+    window.addEventListener("load", savePagesForOffline);
   }
   if (navigator.serviceWorker) {
-    navigator.serviceWorker.addEventListener("controllerchange", prefetchForOffline);
+    navigator.serviceWorker.addEventListener("controllerchange", savePagesForOffline);
   }
 })();
