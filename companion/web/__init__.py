@@ -93,6 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                           solve_api.bp):
         csrf.exempt(api_blueprint)
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")
+    _register_live(app)
 
     from companion.web.groups import api as groups_api
     from companion.web.groups import views as groups_views
@@ -105,6 +106,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})
     return app
+
+
+def _register_live(app: Flask) -> None:
+    """Live updates, the TV view, the manifest and the service worker (companion/web/live)."""
+    from companion.web.live import events as live_events
+    from companion.web.live import views as live_views
+
+    app.register_blueprint(live_views.bp)
+    csrf.exempt(live_events.bp)
+    app.register_blueprint(live_events.bp, url_prefix="/api/v1")
 
 
 def _database_url(instance_path: str) -> str:

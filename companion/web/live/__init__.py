@@ -1,0 +1,16 @@
+"""Live, offline and installable: the evening on every phone.
+
+- ``events``: the Server-Sent Events stream of a session (``GET /api/v1/sessions/<id>/events``).
+  Each stream asks the database for the session's version twice a second (one cheap query), so
+  it sees a change made by any server process, on SQLite or PostgreSQL, with no in-memory
+  pub/sub to keep in step.
+- ``views``: the big-screen TV view, the web app manifest, the service worker at the site root,
+  the offline page, and the template helpers the score pages use (QR codes, stream address).
+- ``state``: the only place that knows how a session is found and turned into JSON, so the way
+  sessions are addressed can change without touching the rest.
+
+The browser half is ``static/live.js`` (the stream → the page), ``static/offline.js`` (the
+offline banner, the service worker's registration, the queue of games recorded offline) and
+``static/sw.js``. No scoring rule is written in JavaScript: a game typed offline is sent as
+typed to the JSON API, which scores it.
+"""

@@ -1,0 +1,162 @@
+"""Pages and files of the live feature: the TV view, the manifest, the service worker, the
+offline page; and the template helpers the score pages call to join in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
+from markupsafe import Markup
+
+from companion.core.scoring import ENDING_WORDS
+from companion.web.live import qr
+from companion.web.live.state import (
+    edit_key_for_page,
+    find_session,
+    session_ref_of,
+)
+from companion.web.models import ScoreSession
+from companion.web.scores.sheets import SheetView
+
+bp = Blueprint("live", __name__)
+
+APP_NAME = "Companion"
+THEME_COLOUR = "#1f5f4a"
+BACKGROUND_COLOUR = "#f6f4ee"
+# Pages the service worker saves when it is installed, so they open offline even before a
+# first visit (the timer above all). Other pages are saved as they are visited.
+OFFLINE_PAGES = ("check.home", "check.check_table", "turns.referee", "turns.timer",
+                 "scores.session_list", "photos.read_photo", "live.offline")
+
+
+# The TV view ---------------------------------------------------------------------------------
+
+@bp.get("/scores/<session_id>/tv")
+def tv(session_id: str) -> str:
+    """The standings for a shared screen: big, dark, no buttons; updates itself live."""
+    score_session = find_session(session_id)
+    if score_session is None:
+        abort(404, description=f"There is no score session {session_id}.")
+    view_link = url_for("scores.view_sheet", session_id=session_id, _external=True)
+    games = score_session.json["games"]
+    return render_template("live/tv.html", score_session=score_session,
+                           sheet=score_session.sheet, view_link=view_link,
+                           ending_words={ending.value: words
+                                         for ending, words in ENDING_WORDS.items()},
+                           last_game=games[-1] if games else None)
+
+
+# Installable and offline ---------------------------------------------------------------------
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    def icon(name: str, size: str, purpose: str = "any") -> dict[str, str]:
+        kind = "image/svg+xml" if name.endswith(".svg") else "image/png"
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": size,
+                "type": kind, "purpose": purpose}
+
+    body = {
+        "name": f"{APP_NAME}: Rummikub score keeper and referee",
+        "short_name": APP_NAME,
+        "description": "Keep the score of an evening, check the sets, referee a turn, time "
+                       "the turns: on every phone at the table, online or not.",
+        "id": "/",
+        "start_url": url_for("check.home"),
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
+                  icon("icon-maskable-512.png", "512x512", "maskable"),
+                  icon("icon.svg", "any")],
+        "shortcuts": [{"name": "Scores", "url": url_for("scores.session_list")},
+                      {"name": "Turn timer", "url": url_for("turns.timer")}],
+    }
+    return Response(json.dumps(body, indent=1), mimetype="application/manifest+json")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, served from the site root so that its scope is every page.
+
+    The version of the static files is put in front of it: the browser installs a new worker
+    (which saves the new files) whenever any byte of this answer changes.
+    """
+    script = Path(current_app.static_folder or "", "sw.js").read_text(encoding="utf-8")
+    body = f"const STATIC_VERSION = {json.dumps(static_version(current_app))};\n{script}"
+    return Response(body, mimetype="text/javascript",
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+
+
+@bp.get("/offline/precache.json")
+def precache() -> Response:
+    """What the service worker saves when it is installed: the main pages and every static
+    file (the service worker itself and the icon script's sources excepted)."""
+    pages = [url_for(name) for name in OFFLINE_PAGES if name in current_app.view_functions]
+    files = [url_for("static", filename=name) for name in static_files(current_app)
+             if name != "sw.js"]
+    return Response(json.dumps({"version": static_version(current_app), "pages": pages,
+                                "files": files}),
+                    mimetype="application/json", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """Shown by the service worker for a page this phone has never opened, when offline."""
+    return render_template("live/offline.html")
+
+
+def static_files(app: Flask) -> list[str]:
+    root = Path(app.static_folder or "")
+    return sorted(path.relative_to(root).as_posix() for path in root.rglob("*")
+                  if path.is_file() and not path.name.startswith(".")
+                  and path.suffix not in {".py", ".pyc"})
+
+
+def static_version(app: Flask) -> str:
+    """A digest of the static files' names and contents, computed once per process."""
+    cached = app.extensions.get("live_static_version")
+    if cached is None:
+        digest = hashlib.sha256()
+        root = Path(app.static_folder or "")
+        for name in static_files(app):
+            digest.update(name.encode())
+            digest.update((root / name).read_bytes())
+        cached = app.extensions["live_static_version"] = digest.hexdigest()[:16]
+    return str(cached)
+
+
+# Template helpers for the score pages ---------------------------------------------------------
+
+@bp.app_template_global()
+def live_stream(score_session: ScoreSession | SheetView) -> dict[str, Any]:
+    """Where a page showing this session listens for changes, and the version it shows."""
+    ref = session_ref_of(score_session)
+    return {"session": ref, "version": str(score_session.version),
+            "url": url_for("live_api.events", session_id=ref)}
+
+
+@bp.app_template_global()
+def qr_code(url: str, label: str) -> Markup:
+    return qr.qr_svg(url, label=label)
+
+
+@bp.app_template_global()
+def offline_queue(score_session: ScoreSession | SheetView, number: int) -> str:
+    """What ``static/offline.js`` needs to keep a game typed offline and send it later: the
+    JSON API's address, the edit key, the game's number, the players in seating order."""
+    ref = session_ref_of(score_session)
+    return json.dumps({
+        "session": ref,
+        "number": number,
+        "players": list(score_session.player_names),
+        "api": url_for("scores_api.record_game", session_id=ref),
+        "session_api": url_for("scores_api.get_session", session_id=ref),
+        "sheet": url_for("scores.score_sheet", session_id=ref),
+        "key": edit_key_for_page(score_session),
+        "endings": {ending.value: words for ending, words in ENDING_WORDS.items()},
+    })
