@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,10 @@ def every_sheet(client: FlaskClient, app: Flask) -> list[dict[str, Any]]:
     for session_id in ids:
         sheet = client.get(f"/api/v1/sessions/{session_id}").json
         sheet["history"] = client.get(f"/api/v1/sessions/{session_id}/history").json["history"]
-        sheet["page"] = client.get(f"/scores/{session_id}/view").get_data(as_text=True)
+        page = client.get(f"/scores/{session_id}/view").get_data(as_text=True)
+        # The live stream's starting version is a server-side counter (an import starts it at
+        # random so no cached copy of a deleted session is served): not part of the sheet.
+        sheet["page"] = re.sub(r' data-version="\d+"', "", page)
         sheets.append(sheet)
     return sheets
 
