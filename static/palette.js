@@ -156,9 +156,9 @@
       if (answer.error) {
         output.textContent = answer.error;
       } else {
-        output.textContent = "Rack: " + answer.tiles + " tile" + (answer.tiles === 1 ? "" : "s") +
-          ", worth " + answer.value + (answer.jokers ? " (" + answer.jokers + " joker" +
-          (answer.jokers === 1 ? "" : "s") + " included)" : "");
+        output.textContent = "Rack value " + answer.value + " · " + answer.tiles + " tile" +
+          (answer.tiles === 1 ? "" : "s") + (answer.jokers ? " · " + answer.jokers + " joker" +
+          (answer.jokers === 1 ? "" : "s") : "");
       }
     }).catch(function () {
       output.textContent = "";

@@ -27,10 +27,10 @@ def phone(browser: Any, live_server: str) -> Iterator[Any]:
     context.close()
 
 
-def shoot(page: Any, tmp_path: Path, name: str) -> None:
+def shoot(page: Any, tmp_path: Path, name: str, full_page: bool = False) -> None:
     folder = Path(os.environ.get("COMPANION_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"))
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
 
 
 def start_session(page: Any, names: list[str]) -> None:
@@ -72,8 +72,8 @@ def test_the_palette_docks_under_the_rack_types_at_the_cursor_and_shows_the_valu
     assert rack.input_value() == "R5 K7 J B13"
     # The value is the server's: 5 + 7 + 13 and a joker at the Pressman penalty of 30.
     value = phone.locator(".palette-value")
-    value.filter(has_text="worth 55").wait_for()
-    assert "4 tiles" in value.inner_text() and "1 joker" in value.inner_text()
+    value.filter(has_text="Rack value 55").wait_for()
+    assert value.inner_text() == "Rack value 55 · 4 tiles · 1 joker"
     shoot(phone, tmp_path, "game-palette-docked-360")
 
     rack.fill("R5 R14")
@@ -138,9 +138,12 @@ def test_the_sheet_fits_a_phone_with_four_long_names_and_big_scores(phone: Any,
         phone.get_by_role("button", name=re.compile("^Record game")).click()
         phone.get_by_text(re.compile("recorded")).wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Every player's column and the check column are in sight, the sheet need not scroll.
+    wrap = phone.locator(".sheet-wrap")
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth")
     name = phone.locator(".score-sheet .player-name").first
     assert name.evaluate("b => b.scrollWidth > b.clientWidth")  # shortened
-    shoot(phone, tmp_path, "sheet-long-names-360")
+    shoot(phone, tmp_path, "sheet-long-names-360", full_page=True)
     name.click()
     assert name.get_attribute("aria-expanded") == "true"
     assert name.evaluate("b => b.scrollWidth <= b.clientWidth")  # shown whole
