@@ -31,3 +31,24 @@
   const verdict = document.querySelector("[data-scroll-into-view]");
   if (verdict) verdict.scrollIntoView({ block: "start", behavior: "auto" });
 })();
+
+// A page that refreshes itself (the read-only standings) names its period in
+// <meta name="companion-refresh">. Unlike <meta http-equiv="refresh"> it waits while the
+// page is hidden or the reader is busy with it (a name opened, a field focused).
+(function () {
+  "use strict";
+  const meta = document.querySelector("meta[name='companion-refresh']");
+  const seconds = meta ? parseInt(meta.content, 10) : NaN;
+  if (!(seconds > 0)) return;
+  function busy() {
+    const active = document.activeElement;
+    return document.visibilityState !== "visible" ||
+      (active && active !== document.body && active.matches("input, textarea, select")) ||
+      document.querySelector("[aria-expanded='true']") !== null;
+  }
+  function tick() {
+    if (busy()) window.setTimeout(tick, 5000);
+    else window.location.reload();
+  }
+  window.setTimeout(tick, seconds * 1000);
+})();
