@@ -52,7 +52,7 @@ lint: $(DEV)
 	$(BIN)/mypy companion/core
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis node_modules
 
 # axe-core for the browser tests' accessibility check, pinned in package-lock.json, from the npm
 # registry (never a CDN); Debian's node and npm are installed first when missing.
