@@ -219,3 +219,19 @@ def test_dark_mode_follows_the_system_and_the_switch_is_remembered(phone: Any,
     phone.reload()
     assert phone.evaluate("getComputedStyle(document.documentElement).backgroundColor") \
         == light_background
+
+
+def test_on_a_desktop_the_docked_palette_keeps_thirteen_tiles_a_row(browser: Any, live_server: str,
+                                                                     tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server)
+    page = context.new_page()
+    page.goto("/check")
+    page.click("#table")
+    docked = page.locator(".palette.palette-docked")
+    docked.wait_for()
+    assert in_view_above_palette(page, "#table")
+    tops = {round(box["y"]) for box in (b.bounding_box() for b in
+                                        docked.locator(".tile-red").all())}
+    assert len(tops) == 1  # one row for the red 1–13
+    shoot(page, tmp_path, "check-docked-desktop")
+    context.close()
