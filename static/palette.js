@@ -71,8 +71,12 @@
     return document.querySelector(".palette[data-palette-for='" + CSS.escape(field.id) + "']");
   }
 
+  // While docked, a placeholder keeps the palette's place in the page: docking and undocking
+  // move nothing under the finger (a tap on the button below the field lands where aimed).
   function undock() {
     if (!docked) return;
+    const placeholder = docked.previousElementSibling;
+    if (placeholder && placeholder.classList.contains("palette-placeholder")) placeholder.remove();
     docked.classList.remove("palette-docked");
     docked = null;
     document.documentElement.classList.remove("has-docked-palette");
@@ -82,8 +86,17 @@
   function dock(field) {
     const palette = paletteFor(field);
     if (!palette) return;
-    if (docked && docked !== palette) undock();
+    if (docked === palette) {
+      keepAbove(field, palette.getBoundingClientRect().height);
+      showValue(palette);
+      return;
+    }
+    undock();
     docked = palette;
+    const placeholder = document.createElement("div");
+    placeholder.className = "palette-placeholder";
+    placeholder.style.height = palette.getBoundingClientRect().height + "px";
+    palette.before(placeholder);
     palette.classList.add("palette-docked");
     const height = palette.getBoundingClientRect().height;
     document.documentElement.classList.add("has-docked-palette");

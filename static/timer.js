@@ -67,7 +67,7 @@
     return usedMs[index] + running;
   }
   function formatUsed(ms) {
-    const seconds = Math.floor(ms / 1000);
+    const seconds = Math.round(ms / 1000);
     return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
   function renderUsed() {
