@@ -28,13 +28,13 @@ SCHEMES = ("light", "dark")
 SMALLEST_TARGET = 44  # px, WCAG 2.5.5 (AAA) and the platforms' own guidelines
 
 # Taps in the page: buttons, links, fields, and the labels that wrap a radio or a checkbox (the
-# label is what the thumb taps). Left out: links inside running text (a sentence in a
-# paragraph, a list item or a table cell of prose), which WCAG 2.5.8 exempts as inline.
+# label is what the thumb taps). Left out: links laid out inline inside running text (a
+# sentence in a paragraph, a list item or a table cell), which WCAG 2.5.8 exempts.
 TAP_TARGETS = """() => {
     const small = [];
     const seen = new Set();
-    const inline = el => el.tagName === 'A' && el.closest('p, li, dd, .hint, td, figcaption')
-        && !el.classList.contains('button');
+    const inline = el => el.tagName === 'A' && getComputedStyle(el).display === 'inline'
+        && el.closest('p, li, dd, td, figcaption');
     document.querySelectorAll('button, a[href], input, select, textarea, summary')
         .forEach(el => {
             if (el.type === 'hidden' || inline(el)) return;
