@@ -120,7 +120,11 @@
     const field = event.target;
     if (!field.matches || !field.matches("input, textarea")) return;
     field.dataset.caretKnown = "yes";
-    // Other scripts may point the palette at this field first (the score keeper's racks).
+    // Dock at once when the field's palette is showing, so that nothing moves after the
+    // focus; again once other scripts have had their turn (the score keeper points its
+    // palette at the rack focused, the turn page shows the palette of the field in use).
+    const palette = paletteFor(field);
+    if (palette && palette.getClientRects().length) dock(field);
     window.setTimeout(function () {
       if (document.activeElement === field && paletteFor(field)) dock(field);
     }, 0);
