@@ -6,6 +6,7 @@ RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 FLASK := $(BIN)/flask --app companion.web
 CHROMIUM := /usr/bin/chromium
+AXE := node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test db chromium postgres benchmark lint clean
@@ -14,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 run: $(RUNTIME)
 	$(BIN)/companion serve --host 127.0.0.1 --port 5000
 
-test: $(DEV) chromium postgres
+test: $(DEV) chromium postgres $(AXE)
 	$(BIN)/python -m pytest -q
 
 db: $(RUNTIME)
@@ -51,4 +52,12 @@ lint: $(DEV)
 	$(BIN)/mypy companion/core
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis node_modules
+
+# axe-core for the browser tests' accessibility check, pinned in package-lock.json, from the npm
+# registry (never a CDN); Debian's node and npm are installed first when missing.
+$(AXE): package.json package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $@

@@ -1,35 +1,192 @@
-// Tile palette: tapping a tile types its notation into the target field.
+// Tile palette: tapping a tile types its notation into the target field, at the cursor.
 // Markup: templates/_palette.html. Any number of palettes per page, one target each.
+// While its field has focus the palette docks at the bottom of the screen (the field is
+// scrolled above it); a rack palette shows the rack's value, asked of the server.
 (function () {
   "use strict";
 
-  function lastLineIsEmpty(text) {
-    return /(^|\n)\s*$/.test(text);
+  const SEPARATOR = /[\s,|;]/;
+
+  function caret(field) {
+    // A field the player never put the cursor in is typed into at its end.
+    if (field.dataset.caretKnown !== "yes") return [field.value.length, field.value.length];
+    return [field.selectionStart, field.selectionEnd];
   }
 
   function apply(field, action, tile) {
-    let text = field.value;
+    const text = field.value;
+    const [start, end] = caret(field);
+    let before = text.slice(0, start);
+    let after = text.slice(end);
     if (tile) {
-      text = lastLineIsEmpty(text) ? text.replace(/[ \t,]*$/, "") : text.replace(/\s*$/, " ");
-      text += tile;
+      if (before && !SEPARATOR.test(before.slice(-1))) before += " ";
+      before += tile;
+      if (after && !SEPARATOR.test(after.charAt(0))) after = " " + after;
     } else if (action === "new-set") {
-      if (!lastLineIsEmpty(text)) text = text.replace(/\s*$/, "") + "\n";
+      before = before.replace(/[ \t,]*$/, "");
+      if (before && !/\n$/.test(before)) before += "\n";
+      after = after.replace(/^[ \t,]*/, "");
     } else if (action === "backspace") {
-      text = text.replace(/\s*$/, "").replace(/\S+$/, "").replace(/[ \t,]*$/, "");
+      if (start === end) before = before.replace(/\S+\s*$/, "").replace(/[ \t,]*$/, "");
+      if (!before) after = after.replace(/^[ \t,]*/, "");
     } else if (action === "clear") {
-      text = "";
+      before = "";
+      after = "";
+    } else {
+      return;
     }
-    field.value = text;
+    field.value = before + after;
+    if (field.dataset.caretKnown === "yes") field.setSelectionRange(before.length, before.length);
     field.dispatchEvent(new Event("input", { bubbles: true }));
   }
+
+  function fieldOf(palette) {
+    return document.getElementById(palette.dataset.paletteFor);
+  }
+
+  // A tap on the palette keeps the focus (and the cursor) in the field being typed.
+  document.addEventListener("mousedown", function (event) {
+    if (event.target.closest(".palette button")) event.preventDefault();
+  });
 
   document.addEventListener("click", function (event) {
     const button = event.target.closest(".palette button");
     if (!button) return;
     const palette = button.closest(".palette");
-    const field = document.getElementById(palette.dataset.paletteFor);
+    const field = fieldOf(palette);
     if (!field) return;
+    if (button.dataset.paletteAction === "done") {
+      field.blur();
+      undock();
+      return;
+    }
     apply(field, button.dataset.paletteAction, button.dataset.tile);
+  });
+
+  // --- Docking -------------------------------------------------------------------------
+  let docked = null;
+
+  function paletteFor(field) {
+    if (!field || !field.id) return null;
+    return document.querySelector(".palette[data-palette-for='" + CSS.escape(field.id) + "']");
+  }
+
+  // While docked, a placeholder keeps the palette's place in the page: docking and undocking
+  // move nothing under the finger (a tap on the button below the field lands where aimed).
+  function undock() {
+    if (!docked) return;
+    const placeholder = docked.previousElementSibling;
+    if (placeholder && placeholder.classList.contains("palette-placeholder")) placeholder.remove();
+    docked.classList.remove("palette-docked");
+    docked = null;
+    document.documentElement.classList.remove("has-docked-palette");
+    document.documentElement.style.removeProperty("--docked-palette-height");
+  }
+
+  function dock(field) {
+    const palette = paletteFor(field);
+    if (!palette) return;
+    if (docked === palette) {
+      keepAbove(field, palette.getBoundingClientRect().height);
+      showValue(palette);
+      return;
+    }
+    undock();
+    docked = palette;
+    const placeholder = document.createElement("div");
+    placeholder.className = "palette-placeholder";
+    placeholder.style.height = palette.getBoundingClientRect().height + "px";
+    palette.before(placeholder);
+    palette.classList.add("palette-docked");
+    const height = palette.getBoundingClientRect().height;
+    document.documentElement.classList.add("has-docked-palette");
+    document.documentElement.style.setProperty("--docked-palette-height", height + "px");
+    keepAbove(field, height);
+    showValue(palette);
+  }
+
+  // The field stays in sight above the docked palette.
+  function keepAbove(field, paletteHeight) {
+    const margin = 8;
+    const rect = field.getBoundingClientRect();
+    const visibleBottom = window.innerHeight - paletteHeight - margin;
+    let shift = 0;
+    if (rect.bottom > visibleBottom) shift = rect.bottom - visibleBottom;
+    if (rect.top - shift < margin) shift = rect.top - margin;
+    if (shift) window.scrollBy(0, shift);
+  }
+
+  document.addEventListener("focusin", function (event) {
+    const field = event.target;
+    if (!field.matches || !field.matches("input, textarea")) return;
+    field.dataset.caretKnown = "yes";
+    // Dock at once when the field's palette is showing, so that nothing moves after the
+    // focus; again once other scripts have had their turn (the score keeper points its
+    // palette at the rack focused, the turn page shows the palette of the field in use).
+    const palette = paletteFor(field);
+    if (palette && palette.getClientRects().length) dock(field);
+    window.setTimeout(function () {
+      if (document.activeElement === field && paletteFor(field)) dock(field);
+    }, 0);
+  });
+
+  document.addEventListener("focusout", function () {
+    window.setTimeout(function () {
+      const active = document.activeElement;
+      if (docked && !(active && (docked.contains(active) || paletteFor(active) === docked))) undock();
+    }, 0);
+  });
+
+  // --- Running value of a rack, from the server (the rules live there) ----------------
+  const timers = new WeakMap();
+
+  function presetOf(palette) {
+    const source = palette.closest("[data-rack-preset]");
+    if (source) {
+      const penalty = parseInt(source.dataset.rackJokerPenalty || "", 10);
+      return { preset: source.dataset.rackPreset, joker_penalty: isNaN(penalty) ? undefined : penalty };
+    }
+    const form = palette.closest("form");
+    const picker = (form || document).querySelector("select[data-preset-picker], select[name=preset]");
+    return { preset: picker ? picker.value : undefined };
+  }
+
+  function showValue(palette) {
+    const output = palette.querySelector(".palette-value");
+    const field = fieldOf(palette);
+    if (!output || !field) return;
+    const rack = field.value.trim();
+    if (!rack) {
+      output.textContent = "";
+      return;
+    }
+    const body = Object.assign({ rack: field.value }, presetOf(palette));
+    fetch(output.dataset.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json();
+    }).then(function (answer) {
+      if (fieldOf(palette) !== field || field.value !== body.rack) return;  // typed on since
+      output.classList.toggle("palette-value-error", Boolean(answer.error));
+      if (answer.error) {
+        output.textContent = answer.error;
+      } else {
+        output.textContent = "Rack value " + answer.value + " · " + answer.tiles + " tile" +
+          (answer.tiles === 1 ? "" : "s") + (answer.jokers ? " · " + answer.jokers + " joker" +
+          (answer.jokers === 1 ? "" : "s") : "");
+      }
+    }).catch(function () {
+      output.textContent = "";
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    const palette = paletteFor(event.target);
+    if (!palette || !palette.querySelector(".palette-value")) return;
+    window.clearTimeout(timers.get(palette));
+    timers.set(palette, window.setTimeout(function () { showValue(palette); }, 250));
   });
 
   // Palettes follow the preset picker when the page has one: bonus jokers only with the
@@ -42,6 +199,7 @@
       palette.querySelectorAll(".bonus-jokers").forEach(function (span) {
         span.hidden = !bonus;
       });
+      if (palette.querySelector(".palette-value")) showValue(palette);
     });
   });
 

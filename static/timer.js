@@ -3,6 +3,8 @@
 // counting ticks, so a throttled background tab or a locked screen cannot make it run slow:
 // when the page wakes up it shows the true time left, and raises the alarm if it has passed.
 // Markup: templates/turns/timer.html (data-players, data-seconds, data-penalty).
+// Sound (the alarm and a short beep each second of the last ten) can be switched off; the
+// choice is remembered. Each player's time used this game is added up from the same clock.
 (function () {
   "use strict";
 
@@ -30,6 +32,9 @@
   const pauseButton = document.getElementById("timer-pause");
   const restartButton = document.getElementById("timer-restart");
   const undoButton = document.getElementById("timer-undo");
+  const soundButton = document.getElementById("timer-sound");
+  const usedList = document.getElementById("timer-used");
+  const SOUND_KEY = "companion.timerSound";
 
   let state = "ready";
   let current = 0;
@@ -38,6 +43,56 @@
   let beforePass = null; // the turn a pass ended, so that a mistaken tap can be undone
   let audio = null;
   let wakeLock = null;
+  let soundOn = readSoundChoice();
+  let lastCountdownBeep = null; // the second (10..1) last beeped, once per second
+  const usedMs = players.map(function () { return 0; }); // finished stretches of each turn
+  let stretchStart = null; // Date.now() when the running stretch of the current turn began
+
+  function readSoundChoice() {
+    try { return localStorage.getItem(SOUND_KEY) !== "off"; } catch (e) { return true; }
+  }
+
+  // Time used: a turn's running stretches, added to its player when the stretch ends.
+  function beginStretch() {
+    stretchStart = Date.now();
+  }
+  function endStretch(at) {
+    if (stretchStart === null) return;
+    usedMs[current] += Math.max(0, Math.min(at || Date.now(), deadline) - stretchStart);
+    stretchStart = null;
+  }
+  function usedBy(index) {
+    const running = index === current && stretchStart !== null
+      ? Math.max(0, Math.min(Date.now(), deadline) - stretchStart) : 0;
+    return usedMs[index] + running;
+  }
+  function formatUsed(ms) {
+    const seconds = Math.round(ms / 1000);
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+  function renderUsed() {
+    if (!usedList) return;
+    if (usedList.children.length !== players.length) {
+      usedList.textContent = "";
+      players.forEach(function (name) {
+        const item = document.createElement("li");
+        const who = document.createElement("span");
+        who.className = "timer-used-name";
+        who.textContent = name;
+        const time = document.createElement("span");
+        time.className = "timer-used-time";
+        item.append(who, " ", time);
+        usedList.append(item);
+      });
+    }
+    players.forEach(function (_name, index) {
+      const item = usedList.children[index];
+      const shown = formatUsed(usedBy(index));
+      const time = item.querySelector(".timer-used-time");
+      if (time.textContent !== shown) time.textContent = shown;
+      item.classList.toggle("current", index === current);
+    });
+  }
 
   function remainingMs() {
     return state === "running" ? Math.max(0, deadline - Date.now()) : remainingWhenStopped;
@@ -67,16 +122,35 @@
     restartButton.disabled = state === "ready";
     undoButton.disabled = beforePass === null;
     document.title = (state === "ready" ? "" : shown + " · ") + players[current] + " · Turn timer";
+    if (soundButton) {
+      soundButton.setAttribute("aria-pressed", soundOn ? "true" : "false");
+      soundButton.textContent = soundOn ? "Sound on" : "Sound off";
+    }
+    renderUsed();
+  }
+
+  // A short beep as each of the last ten seconds begins (the alarm itself sounds at zero).
+  function countdownBeep() {
+    if (state !== "running") return;
+    const ms = remainingMs();
+    const second = Math.ceil(ms / 1000);
+    if (ms <= 0 || ms > URGENT_MS || second === lastCountdownBeep) return;
+    lastCountdownBeep = second;
+    tone(second <= 3 ? 660 : 520, 0, 0.09, 0.2);
   }
 
   function tick() {
     if (state === "running" && Date.now() >= deadline) expire();
+    countdownBeep();
     render();
   }
 
   function startTurn() {
+    if (state === "running") endStretch();
     state = "running";
     deadline = Date.now() + turnMs;
+    lastCountdownBeep = null;
+    beginStretch();
     alarm.hidden = true;
     alarm.textContent = "";
     holdScreenAwake();
@@ -86,8 +160,9 @@
   function passTurn() {
     unlockAudio();
     if (state !== "ready") {
+      if (state === "running") endStretch();
       beforePass = { player: current, state: state, remaining: remainingMs(),
-                     alarm: alarm.textContent };
+                     alarm: alarm.textContent, used: usedMs.slice() };
       current = (current + 1) % players.length;
     }
     startTurn();
@@ -102,22 +177,28 @@
     deadline = Date.now() + beforePass.remaining;
     alarm.textContent = beforePass.alarm;
     alarm.hidden = !beforePass.alarm;
+    beforePass.used.forEach(function (ms, index) { usedMs[index] = ms; });
+    stretchStart = state === "running" ? Date.now() : null;
     beforePass = null;
+    lastCountdownBeep = null;
     render();
   }
 
   function togglePause() {
     if (state === "running") {
       remainingWhenStopped = Math.max(0, deadline - Date.now());
+      endStretch();
       state = "paused";
     } else if (state === "paused") {
       deadline = Date.now() + remainingWhenStopped;
       state = "running";
+      beginStretch();
     }
     render();
   }
 
   function expire() {
+    endStretch(deadline);
     state = "expired";
     remainingWhenStopped = 0;
     alarm.textContent = "Time! " + players[current] + " " + penalty;
@@ -134,23 +215,24 @@
     if (audio.state === "suspended") audio.resume();
   }
 
-  function soundAlarm() {
-    if (!audio) return;
+  function tone(frequency, delay, length, volume) {
+    if (!audio || !soundOn) return;
     if (audio.state === "suspended") audio.resume();
-    const start = audio.currentTime + 0.05;
-    for (let beep = 0; beep < 3; beep += 1) {
-      const oscillator = audio.createOscillator();
-      const gain = audio.createGain();
-      const at = start + beep * 0.35;
-      oscillator.type = "square";
-      oscillator.frequency.value = 880;
-      gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.4, at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.25);
-      oscillator.connect(gain).connect(audio.destination);
-      oscillator.start(at);
-      oscillator.stop(at + 0.27);
-    }
+    const at = audio.currentTime + 0.05 + delay;
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    oscillator.type = "square";
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(volume, at + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + length - 0.02);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(at);
+    oscillator.stop(at + length);
+  }
+
+  function soundAlarm() {
+    for (let beep = 0; beep < 3; beep += 1) tone(880, beep * 0.35, 0.27, 0.4);
   }
 
   // Keep the screen on while the timer is in use (Screen Wake Lock API, where available).
@@ -171,6 +253,15 @@
   pauseButton.addEventListener("click", togglePause);
   restartButton.addEventListener("click", function () { unlockAudio(); startTurn(); });
   undoButton.addEventListener("click", undoPass);
+  if (soundButton) {
+    soundButton.hidden = false;
+    soundButton.addEventListener("click", function () {
+      soundOn = !soundOn;
+      try { localStorage.setItem(SOUND_KEY, soundOn ? "on" : "off"); } catch (e) { /* private mode */ }
+      if (soundOn) unlockAudio();
+      render();
+    });
+  }
 
   // Full screen: only the timer, as big as the device allows, for the far side of the table.
   const fullscreenButton = document.getElementById("timer-fullscreen");

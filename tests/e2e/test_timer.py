@@ -14,7 +14,7 @@ def test_the_timer_counts_down_alerts_at_zero_and_passes_the_turn(page) -> None:
         window.beeps = 0;
         const start = OscillatorNode.prototype.start;
         OscillatorNode.prototype.start = function (...args) {
-            window.beeps += 1;
+            if (this.frequency.value === 880) window.beeps += 1;  // the alarm's tone
             return start.apply(this, args);
         };
     """)
@@ -115,3 +115,50 @@ def test_without_players_the_timer_asks_for_them(page) -> None:
     page.click("button[type=submit]")
     expect(page.locator("#timer-player")).to_have_text("Dana")
     expect(page.locator("#timer-digits")).to_have_text("1:00")
+
+
+TONES = """
+    window.tones = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+        window.tones.push(this.frequency.value);
+        return start.apply(this, args);
+    };
+"""
+
+
+def test_the_last_ten_seconds_beep_sound_can_be_switched_off_and_time_used_adds_up(
+        page) -> None:
+    from playwright.sync_api import expect
+
+    page.add_init_script(TONES)
+    page.clock.install()
+    page.goto("/timer?players=Ann,Bob&seconds=30")
+    used = page.locator("#timer-used li")
+    expect(used).to_have_text(["Ann 0:00", "Bob 0:00"])
+    page.click("#timer-face")  # Ann's turn
+    page.clock.run_for(15_000)
+    assert page.evaluate("window.tones") == []  # no beep before the last ten seconds
+    page.clock.run_for(10_300)  # 4.7 s left: beeps at 10, 9, 8, 7, 6 and 5
+    countdown = [f for f in page.evaluate("window.tones") if f != 880]
+    assert len(countdown) == 6
+    page.click("#timer-face")  # Bob, after 25.3 s of Ann's
+    page.clock.run_for(4_000)
+    expect(used).to_have_text(["Ann 0:25", "Bob 0:04"])
+    page.click("#timer-pause")
+    page.clock.run_for(60_000)  # a pause is nobody's time
+    expect(used).to_have_text(["Ann 0:25", "Bob 0:04"])
+    page.click("#timer-pause")
+
+    sound = page.locator("#timer-sound")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    sound.click()
+    expect(sound).to_have_text("Sound off")
+    before = len(page.evaluate("window.tones"))
+    page.clock.run_for(40_000)  # Bob's last ten seconds and the alarm, silent
+    expect(page.locator("#timer")).to_have_attribute("data-state", "expired")
+    assert len(page.evaluate("window.tones")) == before
+    expect(used).to_have_text(["Ann 0:25", "Bob 0:30"])  # a turn counts no more than its time
+
+    page.reload()  # the choice is remembered
+    expect(page.locator("#timer-sound")).to_have_text("Sound off")

@@ -1,4 +1,5 @@
-"""POST /api/v1/check: the table check as JSON, the same core call as the page and CLI."""
+"""POST /api/v1/check: the table check as JSON, the same core call as the page and CLI.
+POST /api/v1/rack-value: what a rack costs, for the palette's running value."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from companion.core.melds import check_table
-from companion.core.tiles import ImpossibleTilesError, NotationError, parse_table
+from companion.core.presets import RULE_RANGES
+from companion.core.racks import Rack
+from companion.core.tiles import (
+    ImpossibleTilesError,
+    NotationError,
+    check_inventory,
+    parse_rack,
+    parse_table,
+)
 from companion.web.api import ApiInputError, preset_field
 
 bp = Blueprint("check_api", __name__)
@@ -32,3 +41,30 @@ def check() -> Any:
     except (NotationError, ImpossibleTilesError) as error:
         raise ApiInputError(str(error), error.where) from error
     return jsonify(verdict.to_json())
+
+
+@bp.post("/rack-value")
+def rack_value() -> Any:
+    """The rack's value as the score keeper counts it: the palette shows it while tiles are
+    tapped, so the page holds no rule of its own."""
+    payload = request.get_json(silent=True)
+    if not isinstance(payload, dict):
+        raise ApiInputError("send a JSON object such as {\"rack\": \"K5 R13 J\", "
+                            "\"preset\": \"pressman\"}")
+    rack_text = payload.get("rack")
+    if not isinstance(rack_text, str):
+        raise ApiInputError("`rack` must be a string of tiles such as K5 R13 J", {"field": "rack"})
+    preset = preset_field(payload.get("preset"))
+    penalty = payload.get("joker_penalty", preset.joker_penalty)
+    low, high = RULE_RANGES["joker_penalty"]
+    if isinstance(penalty, bool) or not isinstance(penalty, int) or not low <= penalty <= high:
+        raise ApiInputError(f"`joker_penalty` must be a whole number from {low} to {high}",
+                            {"field": "joker_penalty"})
+    try:
+        tiles = parse_rack(rack_text)
+        check_inventory(tiles, preset.jokers)
+    except (NotationError, ImpossibleTilesError) as error:
+        raise ApiInputError(str(error), error.where) from error
+    rack = Rack.of_tiles(tiles)
+    return jsonify(value=rack.value(joker_penalty=penalty), jokers=rack.joker_count,
+                   tiles=len(tiles))
