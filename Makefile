@@ -8,7 +8,7 @@ FLASK := $(BIN)/flask --app companion.web
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test db chromium postgres benchmark lint clean
+.PHONY: run test db chromium postgres benchmark lint clean translations
 
 # `companion serve` migrates the database first (the same as `make db`), then runs gunicorn.
 run: $(RUNTIME)
@@ -52,3 +52,10 @@ lint: $(DEV)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
+
+# The pages' catalogues (companion/translations): extract the messages, merge them into every
+# language's messages.po, compile the .mo files (committed, so the wheel ships them).
+translations: $(DEV)
+	$(BIN)/pybabel extract -F babel.cfg -o companion/translations/messages.pot --no-location --sort-output .
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching
+	$(BIN)/pybabel compile -d companion/translations --statistics
