@@ -131,6 +131,7 @@ def page_paths(app: Flask, sheet_path: str, group_id: str = "",
     """Every GET page of the app (not the API, not static files): endpoint → path."""
     values = {"session_id": sheet_path.rstrip("/").rsplit("/", 1)[1], "game_number": "1",
               "group_id": group_id, "player_id": player_id}
+    values["code"] = "en"  # the language switch: English, so the rest of the walk reads the same
     paths = {}
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
