@@ -56,6 +56,6 @@ clean:
 # The pages' catalogues (companion/translations): extract the messages, merge them into every
 # language's messages.po, compile the .mo files (committed, so the wheel ships them).
 translations: $(DEV)
-	$(BIN)/pybabel extract -F babel.cfg -o companion/translations/messages.pot --no-location --sort-output .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -o companion/translations/messages.pot --no-location --sort-output .
 	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching
 	$(BIN)/pybabel compile -d companion/translations --statistics

@@ -244,7 +244,7 @@ def reason_sentence(reason: Reason | None) -> str:
         return english
     variant, params = _variant_and_params(reason)
     message = MESSAGES[reason.code][variant]
-    translated = gettext(message)
+    translated: str = gettext(message)
     if translated == message:
         return english
     return translated % params
