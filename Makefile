@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 AXE := node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test db chromium postgres benchmark lint clean
+.PHONY: run test db chromium postgres benchmark lint clean translations
 
 # `companion serve` migrates the database first (the same as `make db`), then runs gunicorn.
 run: $(RUNTIME)
@@ -61,3 +61,10 @@ $(AXE): package.json package-lock.json
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm; }
 	npm ci --no-audit --no-fund
 	touch $@
+
+# The pages' catalogues (companion/translations): extract the messages, merge them into every
+# language's messages.po, compile the .mo files (committed, so the wheel ships them).
+translations: $(DEV)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -o companion/translations/messages.pot --no-location --sort-output .
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching
+	$(BIN)/pybabel compile -d companion/translations --statistics

@@ -14,7 +14,7 @@ setup(
     packages=[*find_packages(include=["companion", "companion.*"]),
               *(f"companion.{folder}" for folder in SHIPPED_FOLDERS)],
     package_dir={f"companion.{folder}": folder for folder in SHIPPED_FOLDERS},
-    package_data={"companion": ["vision/models/*"],
+    package_data={"companion": ["vision/models/*", "translations/*/LC_MESSAGES/*"],
                   **{f"companion.{folder}": ["**/*"] for folder in SHIPPED_FOLDERS}},
     exclude_package_data={"": NOT_SHIPPED},
 )

@@ -72,6 +72,8 @@ def test_the_wheel_holds_the_templates_static_files_and_migrations(wheel: Path) 
                    if p.is_file() and "__pycache__" not in p.parts}
         assert shipped and {f"companion/{name}" for name in shipped} <= names, folder
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+    for language in ("de", "nl", "fr", "es", "he"):  # the pages' catalogues, compiled
+        assert f"companion/translations/{language}/LC_MESSAGES/messages.mo" in names, language
     assert wheel.name.startswith(f"companion-{companion.__version__}-")
     metadata = zipfile.ZipFile(wheel).read(
         f"companion-{companion.__version__}.dist-info/METADATA").decode()

@@ -102,6 +102,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(groups_api.bp)
     app.register_blueprint(groups_api.bp, url_prefix="/api/v1")
 
+    from companion.web.languages import init_languages
+
+    init_languages(app)
+
     _register_error_pages(app)
     register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})

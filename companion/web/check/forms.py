@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import SelectField, TextAreaField
 from wtforms.validators import InputRequired, ValidationError
@@ -22,7 +23,8 @@ def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
 
 class CheckTableForm(FlaskForm):
     table = TextAreaField(
-        "Sets on the table", validators=[InputRequired("Type at least one set."), table_notation],
+        _l("Sets on the table"),
+        validators=[InputRequired(_l("Type at least one set.")), table_notation],
         render_kw={"rows": 5, "placeholder": "R5 R6 R7\nK9 B9 O9 J", **TILE_FIELD})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
