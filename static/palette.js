@@ -65,6 +65,7 @@
 
   // --- Docking -------------------------------------------------------------------------
   let docked = null;
+  let dockedField = null;
 
   function paletteFor(field) {
     if (!field || !field.id) return null;
@@ -79,6 +80,7 @@
     if (placeholder && placeholder.classList.contains("palette-placeholder")) placeholder.remove();
     docked.classList.remove("palette-docked");
     docked = null;
+    dockedField = null;
     document.documentElement.classList.remove("has-docked-palette");
     document.documentElement.style.removeProperty("--docked-palette-height");
   }
@@ -86,13 +88,16 @@
   function dock(field) {
     const palette = paletteFor(field);
     if (!palette) return;
+    if (docked === palette && dockedField === field) return;
     if (docked === palette) {
+      dockedField = field;
       keepAbove(field, palette.getBoundingClientRect().height);
       showValue(palette);
       return;
     }
     undock();
     docked = palette;
+    dockedField = field;
     const placeholder = document.createElement("div");
     placeholder.className = "palette-placeholder";
     placeholder.style.height = palette.getBoundingClientRect().height + "px";
