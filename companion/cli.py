@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import click
@@ -44,6 +45,31 @@ def report_verdict(verdict: Any, *, as_json: bool) -> NoReturn:
     else:
         click.echo(verdict.describe())
     sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
+
+
+def read_photo_file(image: str, annotate_to: str | None, read: Callable[[bytes], Any],
+                    draw: Callable[[bytes, Any], bytes]) -> Any:
+    """Read IMAGE ('-' is stdin) with the photo reader, and write the annotated picture when
+    asked: every failure is bad input (exit 2) with the file named, never a traceback."""
+    from pathlib import Path
+
+    from companion.vision import PhotoError
+
+    try:
+        data = sys.stdin.buffer.read() if image == "-" else Path(image).read_bytes()
+    except OSError as error:
+        raise BadInput(f"cannot read the image {image}: {error.strerror or error}") from error
+    try:
+        reading = read(data)
+    except PhotoError as error:
+        raise BadInput(f"{image}: {error}") from error
+    if annotate_to:
+        try:
+            Path(annotate_to).write_bytes(draw(data, reading))
+        except OSError as error:
+            raise BadInput(f"cannot write the picture to {annotate_to}: "
+                           f"{error.strerror or error}") from error
+    return reading
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,25 +153,12 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
     Exit 0 when the table read is legal, 1 when it is not (or cannot be: a tile read three
     times), 2 when the photo cannot be read.
     """
-    from pathlib import Path
 
-    from companion.vision import PhotoError, annotate
+    from companion.vision import annotate
     from companion.vision import read_photo as read_table_photo
 
-    try:
-        data = sys.stdin.buffer.read() if image == "-" else Path(image).read_bytes()
-    except OSError as error:
-        raise BadInput(f"cannot read the image {image}: {error.strerror or error}") from error
-    try:
-        reading = read_table_photo(data, preset=get_preset(preset))
-    except PhotoError as error:
-        raise BadInput(f"{image}: {error}") from error
-    if annotate_to:
-        try:
-            Path(annotate_to).write_bytes(annotate(data, reading))
-        except OSError as error:
-            raise BadInput(f"cannot write the picture to {annotate_to}: "
-                           f"{error.strerror or error}") from error
+    reading = read_photo_file(image, annotate_to, lambda data: read_table_photo(
+        data, preset=get_preset(preset)), annotate)
     if as_json:
         emit_json(reading.to_json())
     else:
@@ -201,25 +214,12 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
 
     Exit 0 when the rack was read, 2 when the photo cannot be read or shows no rack.
     """
-    from pathlib import Path
 
-    from companion.vision import PhotoError, annotate_rack
+    from companion.vision import annotate_rack
     from companion.vision import read_rack as read_rack_photo
 
-    try:
-        data = sys.stdin.buffer.read() if image == "-" else Path(image).read_bytes()
-    except OSError as error:
-        raise BadInput(f"cannot read the image {image}: {error.strerror or error}") from error
-    try:
-        reading = read_rack_photo(data, preset=get_preset(preset))
-    except PhotoError as error:
-        raise BadInput(f"{image}: {error}") from error
-    if annotate_to:
-        try:
-            Path(annotate_to).write_bytes(annotate_rack(data, reading))
-        except OSError as error:
-            raise BadInput(f"cannot write the picture to {annotate_to}: "
-                           f"{error.strerror or error}") from error
+    reading = read_photo_file(image, annotate_to, lambda data: read_rack_photo(
+        data, preset=get_preset(preset)), annotate_rack)
     if as_json:
         emit_json(reading.to_json())
         return
