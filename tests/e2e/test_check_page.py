@@ -19,6 +19,7 @@ def test_a_player_types_a_table_sees_red_fixes_it_and_sees_green(page) -> None:
     assert page.input_value("#table") == "R5 R6 J\nK7 K7 B7"  # the table survives
     page.fill("#table", "R5 R6 J\nK7 O7 B7")
     page.click("button[type=submit]")
+    page.get_by_text("Every set is legal").wait_for()  # the answer has loaded
     assert page.locator(".verdict-illegal").count() == 0
     assert page.locator(".verdict-legal").count() == 2
     assert "Every set is legal" in page.locator(".summary").inner_text()

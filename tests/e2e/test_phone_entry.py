@@ -121,6 +121,7 @@ def test_typing_survives_switching_how_the_game_ended(phone: Any) -> None:
     # The server still decides: record it, and the next game starts empty.
     phone.get_by_label("Chloé points").fill("")
     phone.get_by_label("Chloé rack").fill("O2")
+    phone.locator(".palette-docked [data-palette-action=done]").click()  # the button shows
     phone.get_by_role("button", name="Record game 1").click()
     phone.get_by_text("Game 1 recorded: Bob won.").wait_for()
     phone.get_by_role("link", name="Record game 2").click()
