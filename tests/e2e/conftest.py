@@ -6,6 +6,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -59,3 +60,13 @@ def page(browser: object, live_server: str) -> Iterator[object]:
     page = context.new_page()
     yield page
     context.close()
+
+
+def submit(page: Any, selector: str = "button[type=submit]") -> None:
+    """Tap the form's button as a player does after typing: close the docked palette first
+    ("Done"), since while docked it covers the lower half of a phone's screen."""
+    done = page.locator(".palette-docked [data-palette-action=done]")
+    if done.count() and done.first.is_visible():
+        done.first.click()
+    with page.expect_navigation():  # the form posts: wait for the answer's page
+        page.click(selector)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import submit
+
 pytestmark = pytest.mark.e2e
 
 
 def test_a_player_types_a_table_sees_red_fixes_it_and_sees_green(page) -> None:
     page.goto("/check")
     page.fill("#table", "R5 R6 J\nK7 K7 B7")
-    page.click("button[type=submit]")
+    submit(page)
     illegal = page.locator(".verdict-illegal")
     assert illegal.count() == 1
     assert "can't hold two black 7s" in illegal.inner_text()
@@ -18,7 +20,7 @@ def test_a_player_types_a_table_sees_red_fixes_it_and_sees_green(page) -> None:
 
     assert page.input_value("#table") == "R5 R6 J\nK7 K7 B7"  # the table survives
     page.fill("#table", "R5 R6 J\nK7 O7 B7")
-    page.click("button[type=submit]")
+    submit(page)
     page.get_by_text("Every set is legal").wait_for()  # the answer has loaded
     assert page.locator(".verdict-illegal").count() == 0
     assert page.locator(".verdict-legal").count() == 2
@@ -40,6 +42,6 @@ def test_the_palette_types_tiles_and_starts_new_sets(page) -> None:
 def test_a_typo_shows_where_it_is(page) -> None:
     page.goto("/check")
     page.fill("#table", "R5 R6 R14")
-    page.click("button[type=submit]")
+    submit(page)
     assert "R14 at set 1, tile 3" in page.locator(".field-error").inner_text()  # <code>, no backticks
     assert page.input_value("#table") == "R5 R6 R14"

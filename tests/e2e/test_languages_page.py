@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import submit
+
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 360, "height": 780}
@@ -22,7 +24,7 @@ def test_the_check_page_in_hebrew_reads_right_to_left_on_a_phone(
         assert page.get_attribute("html", "dir") == "rtl"
         assert page.get_attribute("html", "lang") == "he"
         page.fill("#table", "R5 R6 J\nK7 K7 B7")
-        page.click("button[type=submit]")
+        submit(page)
         reason = page.locator(".verdict-illegal .reason").inner_text()
         assert "קבוצה לא יכולה להכיל פעמיים שחור 7" in reason
         assert page.locator("h1").inner_text() == "בדיקת השולחן"

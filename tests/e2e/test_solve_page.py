@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import submit
+
 pytestmark = pytest.mark.e2e
 
 
@@ -16,7 +18,7 @@ def test_a_player_taps_a_rack_and_sees_the_new_table_with_their_tiles_marked(pag
         page.click(f".palette[data-palette-for=rack] button[aria-label='{label}']")
     assert page.input_value("#rack") == "R8 K1 J"
     page.check("#opened")
-    page.click("button[type=submit]")
+    submit(page)
     assert "Lay 2 tiles" in page.locator(".summary").inner_text()
     marked = page.locator(".chip-new")
     assert marked.count() == 2
@@ -31,6 +33,6 @@ def test_a_typo_is_shown_where_it_is_and_kept(page) -> None:
     page.goto("/solve")
     page.fill("#table", "R5 R6 R7")
     page.fill("#rack", "R8 R14")
-    page.click("button[type=submit]")
+    submit(page)
     assert "R14 at rack, tile 2" in page.locator("#rack-errors").inner_text()
     assert page.input_value("#rack") == "R8 R14"

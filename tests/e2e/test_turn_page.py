@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import submit
+
 pytestmark = pytest.mark.e2e
 
 
@@ -14,7 +16,7 @@ def test_the_last_checked_table_becomes_the_table_before_and_a_bad_turn_is_caugh
     expect(page.locator("#use-last-table")).to_be_hidden()  # nothing checked yet
     page.goto("/check")
     page.fill("#table", "B3 B4 J\nK9 R9 O9")
-    page.click("button[type=submit]")
+    submit(page)
     expect(page.locator(".summary")).to_contain_text("Every set is legal")
     page.goto("/turn")
     page.click("#use-last-table")
@@ -27,7 +29,7 @@ def test_the_last_checked_table_becomes_the_table_before_and_a_bad_turn_is_caugh
     page.click(".palette[data-palette-for=rack] button[aria-label='blue 5']")
     assert page.input_value("#rack") == "B5"
     page.check("#opened")
-    page.click("button[type=submit]")
+    submit(page)
 
     expect(page.locator(".summary")).to_contain_text("Not a legal turn")
     expect(page.locator(".violation")).to_have_count(1)
@@ -37,5 +39,5 @@ def test_the_last_checked_table_becomes_the_table_before_and_a_bad_turn_is_caugh
 
     page.fill("#after", "B3 B4 B5\nK9 R9 O9\nJ O10 O11")
     page.fill("#rack", "B5 O10 O11")
-    page.click("button[type=submit]")
+    submit(page)
     expect(page.locator(".summary")).to_have_text("Legal turn.")
