@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import submit
+
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 360, "height": 740}
@@ -160,7 +162,7 @@ def test_after_check_the_verdict_is_in_view(phone: Any, path: str) -> None:
     for pair in path.split("?")[1].split("&"):
         field, value = pair.split("=")
         phone.fill(f"#{field}", value.replace("+", " "))
-    phone.locator("form button[type=submit]").last.click()
+    submit(phone, "form button[type=submit] >> nth=-1")
     verdict = phone.locator("[data-scroll-into-view]")
     verdict.wait_for()
     top = verdict.evaluate("v => v.getBoundingClientRect().top")
@@ -171,7 +173,7 @@ def test_the_solve_verdict_is_in_view(phone: Any) -> None:
     phone.goto("/solve")
     phone.fill("#table", "R5 R6 R7")
     phone.fill("#rack", "R8 K1")
-    phone.locator("form button[type=submit]").last.click()
+    submit(phone, "form button[type=submit] >> nth=-1")
     verdict = phone.locator("[data-scroll-into-view]")
     verdict.wait_for()
     assert 0 <= verdict.evaluate("v => v.getBoundingClientRect().top") < PHONE["height"] / 2
