@@ -37,17 +37,22 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[Any, int]:
     return bad_request(too_large_message(), PHOTO_FIELD, 413)
 
 
-@bp.post("/photo")
-def read_photo() -> Any:
+def uploaded_photo(what: str, example: str) -> bytes:
+    """The multipart file field ``photo``, or a 400 saying how to send it."""
     upload = request.files.get("photo")
     if upload is None:
         if "photo" in request.form:
-            return bad_request("send `photo` as a file in a multipart form "
-                               "(curl -F photo=@table.jpg), not as text", PHOTO_FIELD)
-        return bad_request("no photo: send the image as the multipart file field `photo` "
-                           "(curl -F photo=@table.jpg)", PHOTO_FIELD)
+            raise ApiInputError("send `photo` as a file in a multipart form "
+                                f"(curl -F photo=@{example}), not as text", PHOTO_FIELD)
+        raise ApiInputError(f"no photo: send {what} as the multipart file field `photo` "
+                            f"(curl -F photo=@{example})", PHOTO_FIELD)
+    return upload.read()
+
+
+@bp.post("/photo")
+def read_photo() -> Any:
+    data = uploaded_photo("the image", "table.jpg")
     preset = preset_field(request.form.get("preset", request.args.get("preset")))
-    data = upload.read()
     # The reader pulls in OpenCV and its model: loaded on the first photo, not with the app.
     from companion.vision import PhotoError
     from companion.vision import read_photo as read_table_photo
@@ -66,13 +71,7 @@ def read_rack() -> Any:
     ``joker_penalty`` (optional, a whole number) is a session's own penalty when it overrides
     the preset's; the core checks its range.
     """
-    upload = request.files.get("photo")
-    if upload is None:
-        if "photo" in request.form:
-            raise ApiInputError("send `photo` as a file in a multipart form "
-                                "(curl -F photo=@rack.jpg), not as text", PHOTO_FIELD)
-        raise ApiInputError("no photo: send the rack photo as the multipart file field `photo` "
-                            "(curl -F photo=@rack.jpg)", PHOTO_FIELD)
+    data = uploaded_photo("the rack photo", "rack.jpg")
     preset = preset_field(request.form.get("preset", request.args.get("preset")))
     penalty = request.form.get("joker_penalty", request.args.get("joker_penalty"))
     if penalty not in (None, ""):
@@ -87,7 +86,7 @@ def read_rack() -> Any:
     from companion.vision import read_rack as read_rack_photo
 
     try:
-        reading = read_rack_photo(upload.read(), preset=preset)
+        reading = read_rack_photo(data, preset=preset)
     except PhotoError as error:
         raise ApiInputError(str(error), PHOTO_FIELD) from error
     return jsonify(reading.to_json())
