@@ -13,6 +13,13 @@
   "use strict";
 
   const script = document.currentScript;
+  // The site's root, "/" or a path prefix ("/club/"): the service worker is served at its sw.js.
+  const SITE_ROOT = script && script.dataset.serviceWorker
+    ? script.dataset.serviceWorker.replace(/sw\.js$/, "") : "/";
+
+  function sitePath(url) {
+    return url.pathname.startsWith(SITE_ROOT) ? url.pathname.slice(SITE_ROOT.length) : url.pathname;
+  }
   const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
   const root = document.documentElement;
   const DATABASE = "companion-offline";
@@ -22,7 +29,7 @@
   // The service worker ---------------------------------------------------------------------
 
   if ("serviceWorker" in navigator && script && script.dataset.serviceWorker) {
-    navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" })
+    navigator.serviceWorker.register(script.dataset.serviceWorker)
       .then(function () { return navigator.serviceWorker.ready; })
       .then(function (registration) {
         if (!navigator.serviceWorker.controller && registration.active) {
@@ -438,7 +445,7 @@
           url.searchParams.set("ending", ending);
           wanted.add(url.pathname + url.search);
         });
-      } else if (/^\/(timer$|scores\/[^/]+\/(view|tv|history)$)/.test(url.pathname) &&
+      } else if (/^(timer$|scores\/[^/]+\/(view|tv|history)$)/.test(sitePath(url)) &&
                  !url.searchParams.has("edit")) {
         wanted.add(url.pathname + url.search);
       }
@@ -460,7 +467,7 @@
     const items = [];
     for (const request of await cache.keys()) {
       const url = new URL(request.url);
-      if (url.pathname === "/offline") continue;
+      if (sitePath(url) === "offline") continue;
       const response = await cache.match(request);
       const title = /<title>([^<]*)<\/title>/.exec(await response.text());
       const item = element("li");

@@ -1,4 +1,4 @@
-// The service worker, served at /sw.js (scope: the whole site) by companion/web/live/views.py,
+// The service worker, served at the site root's sw.js (scope: the whole site) by companion/web/live/views.py,
 // which puts `const STATIC_VERSION = "...";` in front of this file: a digest of the static
 // files, so a new version of any of them installs a new worker and saves them anew.
 //
@@ -13,8 +13,11 @@ const VERSION = typeof STATIC_VERSION === "string" ? STATIC_VERSION : "dev";
 const STATIC_CACHE = "companion-static-" + VERSION;
 const PAGE_CACHE = "companion-pages";
 const MAX_PAGES = 80;
-const PRECACHE_LIST = "/offline/precache.json";
-const OFFLINE_PAGE = "/offline";
+// The site's root: "/" or the path prefix of COMPANION_BASE_URL ("/club/"), since this worker is
+// served at the root's /sw.js.
+const ROOT = new URL("./", self.location.href).pathname;
+const PRECACHE_LIST = ROOT + "offline/precache.json";
+const OFFLINE_PAGE = ROOT + "offline";
 
 function stamped(response) {
   const headers = new Headers(response.headers);
@@ -110,11 +113,11 @@ self.addEventListener("fetch", function (event) {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   const accept = request.headers.get("Accept") || "";
-  if (url.pathname.startsWith("/api/") || url.pathname === "/sw.js" ||
+  if (url.pathname.startsWith(ROOT + "api/") || url.pathname === ROOT + "sw.js" ||
       url.pathname === PRECACHE_LIST || accept.includes("text/event-stream")) {
     return;
   }
-  if (url.pathname.startsWith("/static/")) {
+  if (url.pathname.startsWith(ROOT + "static/")) {
     event.respondWith(fromCacheFirst(request));
   } else if (request.mode === "navigate" || accept.includes("text/html")) {
     event.respondWith(fromNetworkFirst(request));

@@ -8,7 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
+from flask import (
+    Blueprint, Flask, Response, abort, current_app, render_template, request, url_for,
+)
 from markupsafe import Markup
 
 from companion.core.scoring import ENDING_WORDS
@@ -65,7 +67,7 @@ def manifest() -> Response:
                        "the turns: on every phone at the table, online or not.",
         "id": "/",
         "start_url": url_for("check.home"),
-        "scope": "/",
+        "scope": f"{request.script_root}/",
         "display": "standalone",
         "orientation": "any",
         "theme_color": THEME_COLOUR,
@@ -84,12 +86,14 @@ def service_worker() -> Response:
     """The service worker, served from the site root so that its scope is every page.
 
     The version of the static files is put in front of it: the browser installs a new worker
-    (which saves the new files) whenever any byte of this answer changes.
+    (which saves the new files) whenever any byte of this answer changes. Behind a path prefix
+    (``COMPANION_BASE_URL=https://example.org/club``) the root is the prefix.
     """
     script = Path(current_app.static_folder or "", "sw.js").read_text(encoding="utf-8")
     body = f"const STATIC_VERSION = {json.dumps(static_version(current_app))};\n{script}"
     return Response(body, mimetype="text/javascript",
-                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+                    headers={"Cache-Control": "no-cache",
+                             "Service-Worker-Allowed": f"{request.script_root}/"})
 
 
 @bp.get("/offline/precache.json")
