@@ -75,6 +75,8 @@ class Tally:
     low_confidence_wrong: int = 0
     wrong: int = 0  # true tiles missed or misread
     misread: int = 0  # true tiles found but read wrong (only these can be flagged)
+    misread_confidence: list[float] = field(default_factory=list)
+    extra_confident: int = 0  # read tiles matching no true tile, not flagged
 
     def summary(self) -> dict[str, float | int]:
         def share(a: int, b: int) -> float:
@@ -93,6 +95,9 @@ class Tally:
             "true tiles missed": self.true_tiles - self.matched,
             "misreads flagged low-confidence": f"{self.low_confidence_wrong}/{self.misread}",
             "tiles flagged low-confidence": self.low_confidence,
+            "right tiles flagged (the cost)": self.low_confidence - self.low_confidence_wrong,
+            "most confident misread": round(max(self.misread_confidence, default=0.0), 3),
+            "extra tiles not flagged": self.extra_confident,
             "ms per photo (median)": round(statistics.median(self.milliseconds), 1)
             if self.milliseconds else 0.0,
         }
@@ -166,10 +171,13 @@ def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
                 tally.misread += 1
                 key = f"{true.tile}->{read.tile}"
                 tally.confusions[key] = tally.confusions.get(key, 0) + 1
+                tally.misread_confidence.append(read.confidence)
                 if read.low_confidence:
                     tally.low_confidence += 1
                     tally.low_confidence_wrong += 1
     read_to_true = {r: t for t, r in match_of_true.items()}
+    tally.extra_confident += sum(1 for r, read in enumerate(reading.tiles)
+                                 if r not in read_to_true and not read.low_confidence)
     read_sets = [[read_to_true.get(r, -1) for r in meld] for meld in reading.sets]
     for meld in truth.sets:
         for candidate in read_sets:

@@ -32,14 +32,15 @@ from companion.core.tiles import (
 )
 
 DESIGNS = ("classic", "current")
-# How the classic design's numbers may be printed: (Hershey font, stroke weight gain, width
-# stretch). Boxes of the classic design differ: heavy strokes that close the counters,
-# condensed or wide figures, a serif face.
-CLASSIC_FONTS: dict[str, tuple[int, float, float]] = {
-    "duplex": (cv2.FONT_HERSHEY_DUPLEX, 1.0, 1.0),
-    "bold": (cv2.FONT_HERSHEY_DUPLEX, 1.7, 1.1),
-    "condensed": (cv2.FONT_HERSHEY_DUPLEX, 1.5, 0.75),
-    "serif": (cv2.FONT_HERSHEY_TRIPLEX, 1.25, 1.0),
+# How the classic design's numbers may be printed: (stroke weight gain, width stretch,
+# slant, thinning) of the Hershey duplex figures. Boxes of the classic design differ: heavy
+# strokes that close the counters, condensed or wide figures, slanted or thin ones.
+CLASSIC_FONTS: dict[str, tuple[float, float, float, float]] = {
+    "duplex": (1.0, 1.0, 0.0, 0.0),
+    "bold": (1.7, 1.1, 0.0, 0.0),
+    "condensed": (1.5, 0.75, 0.0, 0.0),
+    "slanted": (1.2, 1.0, 0.22, 0.0),
+    "thin": (1.0, 0.9, 0.0, 0.09),
 }
 BACKGROUNDS = ("wood", "cloth", "dark", "white")
 LIGHTS = ("neutral", "warm", "cold")
@@ -199,6 +200,23 @@ def _glyph(text: str, font: int, weight: float) -> np.ndarray:
     return canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
 
 
+def _printed(glyph: np.ndarray, stretch: float, slant: float, thinning: float) -> np.ndarray:
+    """A glyph mask made wider or narrower, slanted (x moves by ``slant`` × height) and thinned
+    (its strokes worn by ``thinning`` × height)."""
+    height = glyph.shape[0]
+    if thinning > 0:
+        size = max(3, round(thinning * height) | 1)
+        glyph = cv2.erode(glyph, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    if slant:
+        shift = round(slant * height)
+        sheared = np.float32([[1, -slant, shift], [0, 1, 0]])
+        glyph = cv2.warpAffine(glyph, sheared, (glyph.shape[1] + shift, height))
+    if stretch != 1.0:
+        glyph = cv2.resize(glyph, (max(1, round(glyph.shape[1] * stretch)), height),
+                           interpolation=cv2.INTER_AREA)
+    return glyph
+
+
 def _paste(face: np.ndarray, mask: np.ndarray, centre: Point, height: float, max_width: float,
            colour: tuple[float, float, float] | np.ndarray, opacity: float = 1.0) -> None:
     """Blend a glyph mask in ``colour`` onto ``face`` (float32), fitted to the box."""
@@ -321,11 +339,9 @@ def _face(tile: Tile, design: str, width: int, height: int, rng: np.random.Gener
         text = str(tile.number)
         weight = round(float(rng.uniform(0.85, 1.1)) * 20) / 20  # a few weights: glyphs cache
         if classic:
-            hershey, gain, stretch = CLASSIC_FONTS[font]
-            glyph = _glyph(text, hershey, round(weight * gain * 20) / 20)
-            if stretch != 1.0:
-                glyph = cv2.resize(glyph, (max(1, round(glyph.shape[1] * stretch)), glyph.shape[0]),
-                                   interpolation=cv2.INTER_AREA)
+            gain, stretch, slant, thinning = CLASSIC_FONTS[font]
+            glyph = _printed(_glyph(text, cv2.FONT_HERSHEY_DUPLEX,
+                                    round(weight * gain * 20) / 20), stretch, slant, thinning)
             _paste(face, glyph, centre, h * 0.42,
                    w * (0.72 if len(text) > 1 else 0.6) * max(1.0, stretch), ink)
         else:
