@@ -76,6 +76,7 @@ class Tally:
     wrong: int = 0  # true tiles missed or misread
     misread: int = 0  # true tiles found but read wrong (only these can be flagged)
     misread_confidence: list[float] = field(default_factory=list)
+    right_confidence: list[float] = field(default_factory=list)
     extra_confident: int = 0  # read tiles matching no true tile, not flagged
 
     def summary(self) -> dict[str, float | int]:
@@ -97,6 +98,8 @@ class Tally:
             "tiles flagged low-confidence": self.low_confidence,
             "right tiles flagged (the cost)": self.low_confidence - self.low_confidence_wrong,
             "most confident misread": round(max(self.misread_confidence, default=0.0), 3),
+            **{f"right tiles under {threshold}": sum(c < threshold for c in self.right_confidence)
+               for threshold in (0.85, 0.9)},
             "extra tiles not flagged": self.extra_confident,
             "ms per photo (median)": round(statistics.median(self.milliseconds), 1)
             if self.milliseconds else 0.0,
@@ -162,6 +165,7 @@ def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
         read = reading.tiles[r] if r is not None else None
         if read is not None and read.tile == true.tile:
             tally.read_right += 1
+            tally.right_confidence.append(read.confidence)
             right_tiles.add(t)
             if read.low_confidence:
                 tally.low_confidence += 1
