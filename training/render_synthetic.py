@@ -3,11 +3,15 @@
     .venv/bin/python -m training.render_synthetic [--count 300] [--out /tmp/companion-synthetic]
     .venv/bin/python -m training.render_synthetic --count 200 --design classic \
         --first-seed 11000000 --max-sets 10 --out /tmp/companion-synthetic-classic
+    .venv/bin/python -m training.render_synthetic --count 240 --hard \
+        --first-seed 12000000 --out /tmp/companion-synthetic-hard
 
 Seeds start at 10 000 000 (or ``--first-seed``), far from the fixed benchmark set
 (``benchmarks/synthetic_set.py`` uses 2 026 000 onwards), so no benchmark photo is ever
 trained on. ``--design`` fixes the tile design (the classic design has no real photos, so
-the reader gets extra renders of it); more sets per photo give smaller tiles.
+the reader gets extra renders of it); more sets per photo give smaller tiles. ``--hard``
+draws the kinds of ``benchmarks.synthetic_set.hard_set`` at random (close-ups, strong slant,
+depth of field, dense tables; the classic design in any of its faces), with other seeds.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.synthetic import DESIGNS, random_table, render_table
+from training.synthetic import CLASSIC_FONTS, DESIGNS, random_table, render_table
 
 FIRST_SEED = 10_000_000
 DEFAULT_CACHE = Path("/tmp/companion-synthetic")
@@ -32,20 +36,43 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--design", choices=DESIGNS, help="one design only (default: either)")
     parser.add_argument("--max-sets", type=int, default=8)
+    parser.add_argument("--hard", action="store_true",
+                        help="close-ups, strong slant, depth of field, dense tables, every face")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.first_seed)
     sizes = [(1280, 960), (960, 1280), (1600, 1200), (1024, 1024)]
     for index in range(args.count):
-        table = random_table(rng, min_sets=1, max_sets=args.max_sets)
+        options = _hard_options(rng) if args.hard else {}
+        table = random_table(rng, min_sets=int(options.pop("min_sets", 1)),
+                             max_sets=int(options.pop("max_sets", args.max_sets)))
         rendered = render_table(table, seed=args.first_seed + index, size=sizes[index % len(sizes)],
-                                design=args.design, upside_down_chance=0.35)
+                                design=args.design, upside_down_chance=0.35,
+                                **options)  # type: ignore[arg-type]
         name = f"synthetic-{index:04d}"
         cv2.imwrite(str(args.out / f"{name}.jpg"), rendered.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         answer = [{"tile": str(t.tile), "outline": [[float(x), float(y)] for x, y in t.outline]}
                   for t in rendered.tiles]
         (args.out / f"{name}.json").write_text(json.dumps(answer))
     print(f"wrote {args.count} renders to {args.out}")
+
+
+def _hard_options(rng: np.random.Generator) -> dict[str, object]:
+    """Options for one render of the harder kinds, drawn at random."""
+    kind = rng.choice(["close-up", "slant", "depth", "dense", "plain"])
+    options: dict[str, object] = {"font": str(rng.choice(list(CLASSIC_FONTS)))}
+    if kind == "close-up":
+        options.update(min_sets=1, max_sets=2, fill=float(rng.uniform(0.35, 0.6)),
+                       perspective=float(rng.uniform(0.1, 0.5)))
+    elif kind == "slant":
+        options.update(perspective=float(rng.uniform(0.4, 0.58)))
+    elif kind == "depth":
+        options.update(depth_of_field=float(rng.uniform(1.5, 5)),
+                       fill=float(rng.uniform(0.25, 0.5)))
+    elif kind == "dense":
+        options.update(min_sets=12, max_sets=18, fill=float(rng.uniform(0.2, 0.35)),
+                       perspective=float(rng.uniform(0, 0.3)))
+    return options
 
 
 if __name__ == "__main__":

@@ -32,6 +32,16 @@ from companion.core.tiles import (
 )
 
 DESIGNS = ("classic", "current")
+# How the classic design's numbers may be printed: (stroke weight gain, width stretch,
+# slant, thinning) of the Hershey duplex figures. Boxes of the classic design differ: heavy
+# strokes that close the counters, condensed or wide figures, slanted or thin ones.
+CLASSIC_FONTS: dict[str, tuple[float, float, float, float]] = {
+    "duplex": (1.0, 1.0, 0.0, 0.0),
+    "bold": (1.7, 1.1, 0.0, 0.0),
+    "condensed": (1.5, 0.75, 0.0, 0.0),
+    "slanted": (1.2, 1.0, 0.22, 0.0),
+    "thin": (1.0, 0.9, 0.0, 0.09),
+}
 BACKGROUNDS = ("wood", "cloth", "dark", "white")
 LIGHTS = ("neutral", "warm", "cold")
 
@@ -190,6 +200,23 @@ def _glyph(text: str, font: int, weight: float) -> np.ndarray:
     return canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
 
 
+def _printed(glyph: np.ndarray, stretch: float, slant: float, thinning: float) -> np.ndarray:
+    """A glyph mask made wider or narrower, slanted (x moves by ``slant`` × height) and thinned
+    (its strokes worn by ``thinning`` × height)."""
+    height = glyph.shape[0]
+    if thinning > 0:
+        size = max(3, round(thinning * height) | 1)
+        glyph = cv2.erode(glyph, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    if slant:
+        shift = round(slant * height)
+        sheared = np.float32([[1, -slant, shift], [0, 1, 0]])
+        glyph = cv2.warpAffine(glyph, sheared, (glyph.shape[1] + shift, height))
+    if stretch != 1.0:
+        glyph = cv2.resize(glyph, (max(1, round(glyph.shape[1] * stretch)), height),
+                           interpolation=cv2.INTER_AREA)
+    return glyph
+
+
 def _paste(face: np.ndarray, mask: np.ndarray, centre: Point, height: float, max_width: float,
            colour: tuple[float, float, float] | np.ndarray, opacity: float = 1.0) -> None:
     """Blend a glyph mask in ``colour`` onto ``face`` (float32), fitted to the box."""
@@ -293,8 +320,9 @@ def _plastic(rng: np.random.Generator) -> np.ndarray:
 
 
 def _face(tile: Tile, design: str, width: int, height: int, rng: np.random.Generator,
-          joker_ink: str, plastic: np.ndarray) -> np.ndarray:
-    """One upright tile face, ``height`` × ``width`` BGR uint8, in the box's ``plastic``."""
+          joker_ink: str, plastic: np.ndarray, font: str = "duplex") -> np.ndarray:
+    """One upright tile face, ``height`` × ``width`` BGR uint8, in the box's ``plastic``;
+    ``font`` (CLASSIC_FONTS) is how the classic design prints its numbers."""
     if tile.joker is not None and tile.joker is not JokerKind.REGULAR:
         raise ValueError(f"{tile} ({tile.words}): only regular jokers can be drawn")
     w, h = width * _SUPERSAMPLE, height * _SUPERSAMPLE
@@ -311,8 +339,11 @@ def _face(tile: Tile, design: str, width: int, height: int, rng: np.random.Gener
         text = str(tile.number)
         weight = round(float(rng.uniform(0.85, 1.1)) * 20) / 20  # a few weights: glyphs cache
         if classic:
-            glyph = _glyph(text, cv2.FONT_HERSHEY_DUPLEX, weight)
-            _paste(face, glyph, centre, h * 0.42, w * (0.72 if len(text) > 1 else 0.6), ink)
+            gain, stretch, slant, thinning = CLASSIC_FONTS[font]
+            glyph = _printed(_glyph(text, cv2.FONT_HERSHEY_DUPLEX,
+                                    round(weight * gain * 20) / 20), stretch, slant, thinning)
+            _paste(face, glyph, centre, h * 0.42,
+                   w * (0.72 if len(text) > 1 else 0.6) * max(1.0, stretch), ink)
         else:
             glyph = _glyph(text, cv2.FONT_HERSHEY_SIMPLEX, weight)
             _paste(face, glyph, centre, h * 0.29, w * (0.6 if len(text) > 1 else 0.42), ink)
@@ -434,7 +465,8 @@ class _Laid:
 
 
 def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
-             base_angle: float, upside_down_chance: float) -> list[_Laid]:
+             base_angle: float, upside_down_chance: float, fill: float | None = None
+             ) -> list[_Laid]:
     """Rows of nearly touching tiles, one row per set, sets apart and all inside the picture.
 
     Tries a tile size that fills part of the picture and shrinks it until everything fits.
@@ -451,7 +483,8 @@ def _lay_out(table: Table, width: int, height: int, rng: np.random.Generator,
             row.append(180 if r < upside_down_chance else
                        sideways if r < upside_down_chance * 1.3 else 0)
         turns.append(row)
-    fill = float(rng.uniform(0.05, 0.28))
+    drawn_fill = float(rng.uniform(0.05, 0.28))
+    fill = drawn_fill if fill is None else fill
     tidy = bool(rng.random() < 0.5)
     tile_height = min(math.sqrt(fill * width * height / (count * TILE_ASPECT)), height * 0.3)
     while tile_height >= 10:
@@ -608,12 +641,17 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
                  background: str | None = None, size: tuple[int, int] = (1280, 960),
                  light: str | None = None, glare: bool | None = None, blur: float | None = None,
                  perspective: float | None = None, rotation_deg: float | None = None,
-                 upside_down_chance: float = 0.1) -> RenderedTable:
+                 upside_down_chance: float = 0.1, font: str = "duplex",
+                 fill: float | None = None, depth_of_field: float = 0.0) -> RenderedTable:
     """A photo of ``table`` (sets of tiles) lying on a table, with every tile's outline.
 
     Each option left as None is drawn at random from ``seed``. ``perspective`` is the camera's
     slant (0 straight from above, 0.4 strongly slanted), ``rotation_deg`` turns the whole
     layout, ``blur`` is a Gaussian sigma in pixels. The same arguments give the same picture.
+    ``font`` is how the classic design prints its numbers (CLASSIC_FONTS), ``fill`` the share
+    of the photo the tiles cover (about 0.05–0.28 when drawn; 0.4 and more is a close-up),
+    ``depth_of_field`` the blur (sigma in pixels) of the part of the photo farthest from the
+    sharp band across it (a close-up focused on one spot).
     """
     width, height = size
     if width < 64 or height < 64:
@@ -646,20 +684,25 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
         raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}, not {background!r}")
     if light not in LIGHTS:
         raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
-    if blur < 0 or not 0 <= slant <= 0.6:
+    if font not in CLASSIC_FONTS:
+        raise ValueError(f"font must be one of {', '.join(CLASSIC_FONTS)}, not {font!r}")
+    if blur < 0 or depth_of_field < 0 or not 0 <= slant <= 0.6:
         raise ValueError("blur must be >= 0 and perspective between 0 and 0.6")
 
     # Tables are drawn at half size: their texture is soft, and it saves a third of the time.
     small = _BACKGROUND_MAKERS[background](width // 2, height // 2, rng).astype(np.float32)
     image = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-    laid = _lay_out(table, width, height, rng, rotation, upside_down_chance)
+    laid = _lay_out(table, width, height, rng, rotation, upside_down_chance, fill)
     camera, towards = _camera(width, height, rng, slant)
     if slant > 0:
         image = cv2.warpPerspective(image, camera, (width, height),
                                     borderMode=cv2.BORDER_REFLECT_101)
     quads = [cv2.perspectiveTransform(t.corners.reshape(-1, 1, 2), camera).reshape(4, 2)
              for t in laid]
-    _draw_tiles(image, laid, quads, rng, design=design, slant=slant, towards=towards)
+    _draw_tiles(image, laid, quads, rng, design=design, slant=slant, towards=towards, font=font)
+    if depth_of_field > 0:
+        # drawn from their own generator, so renders without it stay as they were
+        image = _out_of_focus(image, np.random.default_rng([seed, 1]), depth_of_field)
     image = _photograph(image, rng, light=light, glare=glare, blur=blur)
     rendered = tuple(
         RenderedTile(tile=t.tile, outline=_outline(q), set_index=t.set_index,
@@ -677,7 +720,7 @@ def _outline(quad: np.ndarray) -> Outline:
 
 def _draw_tiles(image: np.ndarray, laid: list[_Laid], quads: list[np.ndarray],
                 rng: np.random.Generator, *, design: str, slant: float,
-                towards: np.ndarray) -> None:
+                towards: np.ndarray, font: str = "duplex") -> None:
     """Shadows on the table, the tiles' sides that face the camera, then the faces."""
     if not laid:
         return
@@ -714,7 +757,7 @@ def _draw_tiles(image: np.ndarray, laid: list[_Laid], quads: list[np.ndarray],
         jokers_seen += placed.tile.is_joker
         face_height = int(np.clip(round(s * 1.25 / 4) * 4, 24, 220))  # steps of 4: cached
         face = _face(placed.tile, design, round(face_height * TILE_ASPECT), face_height,
-                     rng, ink, plastic)
+                     rng, ink, plastic, font)
         _blend_face(image, face, quad)
 
 
@@ -724,6 +767,21 @@ def _full_size(small: np.ndarray, width: int, height: int,
     ``channels``): cv2 scales three-channel images far faster than numpy broadcasts."""
     merged = cv2.merge([small * np.float32(c) for c in channels])
     return cv2.resize(merged, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def _out_of_focus(image: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
+    """A shallow depth of field: sharp along a band across the photo, blurred more (up to
+    ``sigma``) with distance from it."""
+    height, width = image.shape[:2]
+    angle = float(rng.uniform(0, np.pi))
+    sharp_at = float(rng.uniform(-0.2, 0.2))
+    xs = np.linspace(-0.5, 0.5, width // 8, dtype=np.float32)[None, :]
+    ys = np.linspace(-0.5, 0.5, height // 8, dtype=np.float32)[:, None]
+    away = np.abs(xs * math.cos(angle) + ys * math.sin(angle) - sharp_at)
+    weight = np.clip((away - 0.08) / 0.35, 0, 1).astype(np.float32)
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    mix = _full_size(weight, width, height)
+    return image + (blurred - image) * mix
 
 
 def _photograph(image: np.ndarray, rng: np.random.Generator, *, light: str, glare: bool,

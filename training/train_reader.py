@@ -154,6 +154,42 @@ def detected_samples(samples: list[Sample], images: dict[str, np.ndarray]) -> li
     return found_samples
 
 
+def load_onnx_weights(model: TileReader, path: Path) -> None:
+    """Start from a shipped reader.onnx (whose export folded each batch norm into its
+    convolution): each convolution takes the folded weights, each batch norm becomes the
+    folded bias (mean 0, variance 1 - eps, scale 1). Train such a model with its batch norms
+    kept in eval mode (``freeze_norms``), or the first batches' statistics undo the folding.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    layers = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
+    if len(layers) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the reader {len(layers)}")
+    with torch.no_grad():
+        for block, node in zip(layers, convs):
+            conv, norm = block[0], block[1]
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        linears = [m for m in model.classify if isinstance(m, torch.nn.Linear)]
+        for linear, node in zip(linears, gemms):
+            linear.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            linear.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+
+
+def freeze_norms(model: torch.nn.Module) -> None:
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.eval()
+
+
 def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
     array = np.stack(crops).astype(np.float32) / 255.0
     return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
@@ -204,6 +240,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt state dict)")
+    parser.add_argument("--init-onnx", type=Path,
+                        help="start from a reader.onnx (fine-tuning; batch norms kept fixed)")
     parser.add_argument("--detected", action="store_true",
                         help="also train on the shipped detector's outlines of the same tiles")
     args = parser.parse_args()
@@ -229,6 +267,9 @@ def main() -> None:
     model = TileReader()
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
+    if args.init_onnx is not None:
+        load_onnx_weights(model, args.init_onnx)
+        evaluate(model, check, images, rng, "held-out real, before")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
@@ -243,6 +284,8 @@ def main() -> None:
         labels = torch.tensor([s.label for s in picks])
         turns = torch.tensor([turn for _, turn in made])
         model.train()
+        if args.init_onnx is not None:
+            freeze_norms(model)
         logits = model(crops)
         loss = (F.cross_entropy(logits[:, :IDENTITIES], labels, label_smoothing=0.05)
                 + 0.5 * F.cross_entropy(logits[:, IDENTITIES:], turns))

@@ -55,14 +55,19 @@ class FoundTile:
 
 
 def letterbox(image: np.ndarray, size: int = WORK_SIZE) -> tuple[np.ndarray, float]:
-    """The image scaled so its long side is ``size``, padded with black to a square."""
+    """The image scaled so its long side is ``size``, its short side padded with black up to
+    a multiple of 16 (the detector halves the picture four times).
+
+    Not padded to a square: a 4:3 photo would spend a quarter of the detector's work on black.
+    """
     height, width = image.shape[:2]
     scale = size / max(height, width)
-    scaled = cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
+    new_width, new_height = max(1, round(width * scale)), max(1, round(height * scale))
+    scaled = cv2.resize(image, (new_width, new_height),
                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    square = np.zeros((size, size, 3), np.uint8)
-    square[:scaled.shape[0], :scaled.shape[1]] = scaled
-    return square, scale
+    padded = np.zeros((-(-new_height // 16) * 16, -(-new_width // 16) * 16, 3), np.uint8)
+    padded[:new_height, :new_width] = scaled
+    return padded, scale
 
 
 def core_regions(core: np.ndarray) -> np.ndarray:
@@ -127,8 +132,8 @@ def find_tiles(image: np.ndarray) -> list[FoundTile]:
 
 
 def find_tiles_at(image: np.ndarray, work_size: int) -> list[FoundTile]:
-    square, scale = letterbox(image, work_size)
-    masks = detect_masks(square)
+    padded, scale = letterbox(image, work_size)
+    masks = detect_masks(padded)
     cores = core_regions(masks[1])
     count = int(cores.max()) + 1
     if count <= 1:

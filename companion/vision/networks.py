@@ -21,10 +21,17 @@ READER_FILE = MODELS / "reader.onnx"
 _lock = threading.Lock()
 
 
+# OpenCV 5 runs ONNX files through its new engine unless told otherwise; on these two small
+# convolutional networks the classic engine is faster (the reader about 1.7 times, measured
+# on one thread), with the same outputs to 1e-5. OpenCV 4 has only the classic engine.
+_CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+
+
 @cache
 def _load(path: Path) -> cv2.dnn.Net:
-    net = cv2.dnn.readNetFromONNX(str(path))
-    return net
+    if _CLASSIC_ENGINE is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), _CLASSIC_ENGINE)
 
 
 def run(path: Path, blob: np.ndarray) -> np.ndarray:
@@ -50,16 +57,29 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
+# A crop read one way up with at least this probability for its identity and for which end
+# is up is not read again turned round; the others are read both ways and the readings
+# averaged. On valid/ and the synthetic set this reads about 6% of the tiles twice instead of
+# all of them, with the same tiles read right and the same misreads flagged.
+SURE_ONE_WAY = 0.9
+
+
 def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For N BGR crops (N, 64, 48, 3): class probabilities (N, 53) and P(upside down) (N,).
 
-    Each crop is read both ways up; the identity is the mean of both readings, and "upside
-    down" the mean of the crop's own vote and the turned crop's opposite vote.
+    Each crop is read as cut; a crop the reader is not sure of (SURE_ONE_WAY) is read again
+    turned round, its identity then the mean of both readings and "upside down" the mean of
+    the crop's own vote and the turned crop's opposite vote.
     """
-    both = np.concatenate([crops, crops[:, ::-1, ::-1]]).astype(np.float32) / 255.0
-    blob = np.ascontiguousarray(both.transpose(0, 3, 1, 2))
-    logits = run(READER_FILE, blob)
-    count = len(crops)
+    as_cut = crops.astype(np.float32) / 255.0
+    logits = run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2)))
     identity = _softmax(logits[:, :IDENTITIES])
-    turned = _softmax(logits[:, IDENTITIES:])[:, 1]
-    return (identity[:count] + identity[count:]) / 2, (turned[:count] + 1 - turned[count:]) / 2
+    upside_down = _softmax(logits[:, IDENTITIES:])[:, 1]
+    unsure = np.flatnonzero((identity.max(axis=1) < SURE_ONE_WAY)
+                            | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
+    if len(unsure):
+        turned = np.ascontiguousarray(as_cut[unsure, ::-1, ::-1].transpose(0, 3, 1, 2))
+        again = run(READER_FILE, turned)
+        identity[unsure] = (identity[unsure] + _softmax(again[:, :IDENTITIES])) / 2
+        upside_down[unsure] = (upside_down[unsure] + 1 - _softmax(again[:, IDENTITIES:])[:, 1]) / 2
+    return identity, upside_down

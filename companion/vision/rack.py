@@ -141,14 +141,11 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     geometry = [_tile_geometry(corners * scale) for corners in read.corners]
     standing = [i for i, (_, up, _, _) in enumerate(geometry)
                 if float(up @ np.array([0.0, -1.0])) > STANDING_COS]
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    lab[..., 0] *= 100 / 255  # L in 0–100 like a and b's ±127 scale: ΔE in one unit
-    lab[..., 1:] -= 128
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
     rows = [row for group in _rows_of(standing, geometry)
-            if (row := _row_on_bar(lab, covered, group, geometry)) is not None]
+            if (row := _row_on_bar(image, covered, group, geometry)) is not None]
     if not rows:
         return []
     # the rack is the row of the largest tiles; a second row of like tiles stacked just above
@@ -214,7 +211,7 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
     return list(groups.values())
 
 
-def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
+def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
                 geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
     """The row, with the tiles that stand on its bar, or None when no bar runs under it.
 
@@ -243,10 +240,10 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     off_line = np.abs((bottoms - origin) @ down) > ROW_TOLERANCE * tile_height
     if off_line.any() and not off_line.all():
         # a tile chained in by a neighbour but off the row's own line stands elsewhere
-        return _row_on_bar(lab, covered, [i for i, off in zip(group, off_line) if not off],
+        return _row_on_bar(image, covered, [i for i, off in zip(group, off_line) if not off],
                            geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
-    image_height, image_width = lab.shape[:2]
+    image_height, image_width = image.shape[:2]
     reach = float(np.hypot(image_width, image_height))
     columns = np.arange(-reach, reach, 1 / scale, dtype=np.float32)
     # depth in tile heights: from a little above the tiles' bottoms down past the bar
@@ -258,8 +255,11 @@ def _row_on_bar(lab: np.ndarray, covered: np.ndarray, group: list[int],
     map_y = (origin[1] + columns[None, :] * right[1] + depth_pixels[:, None] * down[1])
     inside = ((map_x >= 0) & (map_x <= image_width - 1) & (map_y >= 0)
               & (map_y <= image_height - 1)).all(axis=0)
-    strip = cv2.remap(lab, map_x.astype(np.float32), map_y.astype(np.float32),
+    strip = cv2.remap(image, map_x.astype(np.float32), map_y.astype(np.float32),
                       cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    # CIELab of the strip alone (not of the whole photo): float BGR in 0–1 gives L in 0–100
+    # and a, b on the same scale, so a step's length is a ΔE
+    strip = cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
     strip = cv2.GaussianBlur(strip, (0, 0), 1.0)
     step = np.zeros(strip.shape[:2], np.float32)
     step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)

@@ -12,7 +12,9 @@ from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN
 from companion.core.tiles import Tile, format_table, parse_table
 from companion.vision import PhotoReading, ReadTile, annotate, read_image, read_photo
-from companion.vision.classes import tile_from_dataset_name
+from companion.vision.classes import TILE_CLASSES, tile_from_dataset_name
+from companion.vision.crops import canonical_corners, crop_tile
+from companion.vision.networks import read_crops
 from tests.vision.conftest import jpeg_bytes, labelled_photo, with_exif_orientation
 from training.synthetic import render_table
 
@@ -157,3 +159,20 @@ def test_no_hint_when_the_set_is_legal_or_two_tiles_are_unsure_or_the_tile_is_su
     ]
     for tiles in cases:
         assert PhotoReading(100, 100, tiles, ((0, 1, 2),)).suggestions == ()
+
+
+def test_real_tiles_turned_round_are_read_as_the_same_tiles_the_other_way_up():
+    """Most crops are read one way up only (the reader is sure); turned round, a crop must
+    still give the same tile, and say it is upside down."""
+    data, labels = labelled_photo("rummy-43_jpeg")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    crops = np.stack([crop_tile(image, canonical_corners(cv2.minAreaRect(outline)))
+                      for _, outline in labels])
+    identity, upside_down = read_crops(crops)
+    turned_identity, turned_upside_down = read_crops(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    truth = [str(tile_from_dataset_name(name)) for name, _ in labels]
+    read = [str(TILE_CLASSES[i]) for i in identity.argmax(axis=1)]
+    turned_read = [str(TILE_CLASSES[i]) for i in turned_identity.argmax(axis=1)]
+    assert sum(a == b for a, b in zip(read, truth)) >= len(truth) - 1
+    assert read == turned_read
+    assert ((upside_down > 0.5) != (turned_upside_down > 0.5)).all()

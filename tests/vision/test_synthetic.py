@@ -159,6 +159,10 @@ def test_bad_options_are_refused_saying_what_is_wrong() -> None:
                     rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="min_sets"):
         random_table(np.random.default_rng(0), min_sets=3, max_sets=2)
+    with pytest.raises(ValueError, match="font must be one of duplex, bold"):
+        render_table(BUSY_TABLE, seed=0, font="comic")
+    with pytest.raises(ValueError, match="blur must be >= 0"):
+        render_table(BUSY_TABLE, seed=0, depth_of_field=-1)
 
 
 def test_the_benchmark_set_covers_every_design_table_and_light() -> None:
@@ -177,3 +181,50 @@ def test_an_empty_table_is_a_bare_table_with_no_tiles() -> None:
     rendered = render_table((), seed=4, size=SMALL)
     assert rendered.tiles == () and rendered.table == ()
     assert rendered.image.shape == (480, 640, 3) and rendered.image.dtype == np.uint8
+
+
+def test_the_harder_set_repeats_and_covers_every_kind_and_classic_face() -> None:
+    from benchmarks.synthetic_set import HARD_KINDS, hard_set
+
+    renders = hard_set(count=len(HARD_KINDS), size=(800, 600))
+    assert {r.design for r in renders} == set(DESIGNS)
+    dense = renders[HARD_KINDS.index("dense table")]
+    close_up = renders[HARD_KINDS.index("close-up")]
+    assert len(dense.tiles) >= 50
+    assert len(close_up.tiles) <= 15
+    assert renders[HARD_KINDS.index("strong slant")].perspective == 0.5
+    assert renders[HARD_KINDS.index("warm light")].light == "warm"
+    again = hard_set(count=2, size=(800, 600))
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(renders, again))
+
+
+def _face_size(rendered: RenderedTable) -> float:
+    return float(np.median([np.linalg.norm(np.subtract(t.outline[3], t.outline[0]))
+                            for t in rendered.tiles]))
+
+
+def test_fill_makes_a_close_up_and_depth_of_field_blurs_away_from_the_sharp_band() -> None:
+    table = parse_table("R3 R4 R5 R6")
+    wide = render_table(table, seed=3, size=SMALL, fill=0.05, perspective=0.0, blur=0.0)
+    close = render_table(table, seed=3, size=SMALL, fill=0.5, perspective=0.0, blur=0.0)
+    assert _face_size(close) > 1.8 * _face_size(wide)
+    sharp = render_table(BUSY_TABLE, seed=5, size=SMALL, blur=0.0, perspective=0.0)
+    shallow = render_table(BUSY_TABLE, seed=5, size=SMALL, blur=0.0, perspective=0.0,
+                           depth_of_field=5.0)
+    def detail(image: np.ndarray) -> float:
+        return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var())
+    assert detail(shallow.image) < 0.8 * detail(sharp.image)
+    assert [t.outline for t in shallow.tiles] == [t.outline for t in sharp.tiles]
+
+
+def test_the_classic_faces_print_the_same_number_differently() -> None:
+    from training.synthetic import CLASSIC_FONTS
+
+    faces = []
+    for font in CLASSIC_FONTS:
+        rendered = render_table(parse_table("K8"), seed=9, size=SMALL, design="classic",
+                                font=font, fill=0.2, perspective=0.0, blur=0.0)
+        faces.append(_upright(rendered.image, rendered.tiles[0].outline))
+    ink = [(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) < 100) for face in faces]
+    for a, b in itertools.combinations(ink, 2):
+        assert np.mean(a != b) > 0.01
