@@ -36,6 +36,7 @@ from companion.core.solver_search import (
     freeze,
     search,
 )
+from companion.core.solver_lay import lay
 from companion.core.solver_special import SpecialPlacement, place_specials
 from companion.core.tiles import (
     HIGHEST_NUMBER,
@@ -191,9 +192,12 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
                  preset: Preset, deadline: float) -> _Found | None:
-    """The search on what the special jokers left. It first lays only the jokers a set needs
-    and lets the spare ones join a set afterwards (far fewer ways to try); should one not
-    fit anywhere, it searches again with every joker laid by the search."""
+    """The search on what the special jokers left.
+
+    After the initial meld (no minimum to reach) the dynamic program of ``solver_lay``, which
+    lays a regular joker only where a set needs it and lets a spare one join a set afterwards;
+    should a spare joker fit nowhere, or a minimum value be asked, the older search of
+    ``solver_search``, which lays every joker itself."""
     required, optional = placement.required, placement.optional
     pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
                 jokers_required=_jokers(required, JokerKind.REGULAR),
@@ -201,31 +205,48 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
                 doubles_required=_jokers(required, JokerKind.DOUBLE),
                 doubles_optional=_jokers(optional, JokerKind.DOUBLE))
     jokers = pool.jokers_required + pool.jokers_optional
-    for canonical in ((True, False) if minimum_value == 0 and jokers else (False,)):
-        found: list[Plan] = []
+    special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
+                        for tile in placement.from_optional)
+    if minimum_value == 0:
+        found_plans: list[Plan] = []
         try:
-            plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
-                          double_weight=weight["joker"], minimum_value=minimum_value,
-                          deadline=deadline, canonical=canonical, on_better=found.append)
+            plan = lay(pool.required, pool.optional, jokers=jokers,
+                       doubles=pool.doubles_required + pool.doubles_optional,
+                       doubles_required=pool.doubles_required, weights=weight["numbers"],
+                       double_weight=weight["joker"], deadline=deadline,
+                       on_better=found_plans.append)
         except SearchTimeout:
-            if not found:
+            if not found_plans:
                 raise
-            plan, complete = found[-1], False
+            plan, complete = found_plans[-1], False
         else:
             complete = True
         if plan is None:
             return None
         melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
         spare = jokers - plan.jokers_used
-        if spare and canonical and not _attach_jokers(melds, spare, preset):
-            continue
-        used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
-        special_score = sum(weight["joker"] if tile.is_joker
-                            else weight["numbers"][tile.number or 0]
-                            for tile in placement.from_optional)
-        return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
-                      complete=complete)
-    return None
+        if not spare or _attach_jokers(melds, spare, preset):
+            used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
+            return _Found(melds=tuple(melds), score=plan.score + special_score
+                          + weight["joker"] * pool.jokers_optional, used=used,
+                          complete=complete)
+    found: list[Plan] = []
+    try:
+        plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
+                      double_weight=weight["joker"], minimum_value=minimum_value,
+                      deadline=deadline, canonical=False, on_better=found.append)
+    except SearchTimeout:
+        if not found:
+            raise
+        plan, complete = found[-1], False
+    else:
+        complete = True
+    if plan is None:
+        return None
+    melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+    used = Counter(tile for meld in melds for tile in meld)
+    return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
+                  complete=complete)
 
 
 def _attach_jokers(melds: list[Meld], spare: int, preset: Preset) -> bool:

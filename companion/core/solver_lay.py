@@ -1,0 +1,399 @@
+"""The solver's main search: lay every required tile and as much of the optional ones as can be.
+
+A dynamic program over the numbers 1 to 13, after van Rijn, Takes and Vis, "The Complexity
+of Rummikub Problems" (2015). The tiles are taken number by number and, inside a number,
+colour by colour. The state says, for each colour, the runs still open (how many tiles each
+holds, counted up to 3: beyond that a run may end whenever), the tiles of this number the
+colours so far put into groups, and the jokers left. A run is open wherever a tile or a
+joker covers the number, so a colour may hold more than two open runs: a joker may stand for
+a tile whose both copies lie in other runs (seed 000: "Each joker can be used as any tile in
+a set"; ``R1``..``R13`` twice and a joker can be laid, the joker standing for a third R7).
+
+What is asked is a budget: can every required tile be laid while the optional tiles left
+unlaid weigh at most ``budget``? The search is fail-soft: a failure answers the least budget
+it proved necessary, and every state remembers that proof, so asking again with a larger
+budget (``lay``: the least budget first, until one succeeds) revisits little. Bounds prune it:
+each colour alone, from a state on, must leave some weight unlaid and needs some jokers
+(a relaxation: its tiles may join any group the other colours' tiles could make, a group's
+jokers shared among its tiles), summed over the colours.
+
+Regular jokers are laid only where a set needs them (a joker never starts a run below 10,
+never ends one that was already long enough, never fills a group that has three tiles):
+a joker left over joins a set afterwards (``solver.attach_jokers``). Double jokers are laid
+by the search wherever the rules allow (two numbers in a run, one tile of its length: seed 003
+"Run: 2 - Double Joker - 5"; two colours in a group).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+from typing import Any, cast
+
+from companion.core.solver_search import (
+    COLOUR_COUNT,
+    Counts,
+    GroupPlan,
+    Piece,
+    Plan,
+    SearchTimeout,
+    _group_plans,
+)
+from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER
+
+LONG = 3  # "Every set on the table has at least 3 tiles" (seed 000): a run of 3 may end
+DUE = 4  # flag: a double joker's second number is due at the next number
+SPARE = 8  # flag: the run ends with a joker it did not need, so a tile must follow
+LATEST_JOKER_START = 10  # J R12 R13, D R12 R13: a joker starts a run only where it must
+INFINITE = 10**9
+UNITS_PER_JOKER = 2  # jokers are counted in halves: two tiles of a group may share one
+UNITS_PER_DOUBLE = 4
+
+Places = tuple[int, ...]
+"""The open runs of one colour, by code (length | flags), sorted."""
+
+State = tuple[int, int, tuple[Places, ...], tuple[int, ...], int, int]
+"""(number, colour, open runs by colour, tiles in groups so far by colour, jokers left,
+double jokers left)."""
+
+Move = tuple[Places, int, int, int, tuple[str, ...]]
+"""A colour's run moves at one number: (runs after, tiles, jokers, doubles used, what each
+run did: one word per run before, in order, then one per run started)."""
+
+
+@cache
+def _run_moves(places: Places, number: int, doubles_exist: bool) -> tuple[Move, ...]:
+    """Every way the open runs of a colour can go on at ``number``, and new runs start
+    (at most two tiles, two jokers and two double jokers: what one colour's number allows)."""
+    joker_start = number >= LATEST_JOKER_START
+    double_ok = doubles_exist and number < HIGHEST_NUMBER  # seed 003: never after 12
+    options: list[list[tuple[int | None, str, int, int, int]]] = []
+    for code in places:
+        length = code & 3
+        if code & DUE:
+            options.append([(length, "second", 0, 0, 0)])
+            continue
+        mine: list[tuple[int | None, str, int, int, int]] = []
+        if length == LONG and not code & SPARE:
+            mine.append((None, "end", 0, 0, 0))
+        longer = min(length + 1, LONG)
+        mine.append((longer, "tile", 1, 0, 0))
+        mine.append((LONG | SPARE if length == LONG else longer, "joker", 0, 1, 0))
+        if double_ok:
+            mine.append((longer | DUE, "double", 0, 0, 1))
+        options.append(mine)
+    found: dict[tuple[Places, int, int, int], Move] = {}
+
+    def walk(i: int, codes: list[int], words: list[str], tiles: int, jokers: int,
+             doubles: int) -> None:
+        if tiles > 2 or jokers > 2 or doubles > 2:
+            return
+        if i == len(options):
+            if "end" in words:  # a run ending where another starts: one run instead
+                key = (tuple(sorted(codes)), tiles, jokers, doubles)
+                found.setdefault(key, (*key, tuple(words)))
+                return
+            for new_tiles in range(3 - tiles):
+                for new_jokers in range((3 - jokers) if joker_start else 1):
+                    for new_doubles in range((3 - doubles) if double_ok else 1):
+                        new = (codes + [1] * new_tiles + [1] * new_jokers
+                               + [1 | DUE] * new_doubles)
+                        key = (tuple(sorted(new)), tiles + new_tiles, jokers + new_jokers,
+                               doubles + new_doubles)
+                        if key not in found:
+                            found[key] = (*key, tuple(words + ["tile"] * new_tiles
+                                                      + ["joker"] * new_jokers
+                                                      + ["double"] * new_doubles))
+            return
+        for code, word, tile, joker, double in options[i]:
+            walk(i + 1, codes if code is None else codes + [code], words + [word],
+                 tiles + tile, jokers + joker, doubles + double)
+
+    walk(0, [], [], 0, 0, 0)
+    return tuple(sorted(found.values(), key=lambda m: (m[2] + m[3], -m[1], len(m[0]))))
+
+
+def _share(members: int) -> int:
+    """Joker units (halves) each of ``members`` tiles of one group needs at least."""
+    return {1: 2 * UNITS_PER_JOKER, 2: UNITS_PER_JOKER // 2}.get(members, 0)
+
+
+@cache
+def _group_need(present: int, others: int, unit_cap: int) -> tuple[int, int, int]:
+    """Joker units (halves) one or two tiles of a colour need in groups, when ``present``
+    other colours hold ``others`` tiles of the number. Two tiles of a colour lie in two
+    groups, sharing the other colours' tiles."""
+    one = _share(1 + present)
+    two = min((_share(1 + a) + _share(1 + b) for a in range(present + 1)
+               for b in range(present + 1) if a + b <= others), default=INFINITE)
+    return (0, one if one <= unit_cap else INFINITE, two if two <= unit_cap else INFINITE)
+
+
+class Layer:
+    """One search: the pool, the weights, the remembered proofs."""
+
+    def __init__(self, required: Counts, optional: Counts, *, jokers: int, doubles: int,
+                 doubles_required: int, weights: tuple[int, ...], double_weight: int,
+                 deadline: float) -> None:
+        self.required = required
+        self.optional = optional
+        self.available = tuple(tuple(r + o for r, o in zip(row_r, row_o))
+                               for row_r, row_o in zip(required, optional))
+        self.jokers = jokers
+        self.doubles = doubles
+        self.doubles_required = doubles_required
+        self.weights = weights
+        self.double_weight = double_weight
+        self.deadline = deadline
+        self.doubles_exist = doubles > 0
+        self.proved: dict[State, int] = {}
+        self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
+        self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        self.weighed = any(any(row) for row in optional) or doubles > doubles_required
+        self.path: list[tuple[object, ...]] = []
+        self.calls = 0
+        self.group_units = self._group_units()
+
+    def _group_units(self) -> list[list[tuple[int, int, int]]]:
+        """For each colour and number: joker units (halves) its 0, 1 or 2 tiles in groups
+        need at least (``INFINITE``: no group could hold them, even with every joker)."""
+        unit_cap = UNITS_PER_JOKER * self.jokers + UNITS_PER_DOUBLE * self.doubles
+        table = []
+        for colour in range(COLOUR_COUNT):
+            row = [(0, INFINITE, INFINITE)]
+            for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
+                others = [self.available[c][number] for c in range(COLOUR_COUNT) if c != colour]
+                row.append(_group_need(sum(1 for n in others if n), sum(others), unit_cap))
+            row.append((0, INFINITE, INFINITE))
+            table.append(row)
+        return table
+
+    # --- bounds: one colour alone -----------------------------------------------------------
+
+    def cost(self, colour: int, number: int, places: Places, units: int) -> int:
+        """The least weight of this colour's optional tiles from ``number`` on left unlaid,
+        with ``units`` joker halves to spend on its runs and its share of groups
+        (``INFINITE``: its runs cannot all close)."""
+        key = (colour, number, places, units)
+        known = self.cost_memo.get(key)
+        if known is not None:
+            return known
+        if number > HIGHEST_NUMBER:
+            result = 0 if all(code == LONG for code in places) else INFINITE
+        else:
+            required = self.required[colour][number]
+            available = self.available[colour][number]
+            weight = self.weights[number]
+            group_units = self.group_units[colour][number]
+            result = INFINITE
+            for new_places, tiles, jokers, doubles, _words in _run_moves(
+                    places, number, self.doubles_exist):
+                left = units - UNITS_PER_JOKER * jokers - UNITS_PER_DOUBLE * doubles
+                if tiles > available or left < 0:
+                    continue
+                for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                    if group_units[in_groups] > left:
+                        continue
+                    skipped = weight * (available - tiles - in_groups)
+                    if skipped >= result:
+                        continue
+                    later = self.cost(colour, number + 1, new_places,
+                                      left - group_units[in_groups])
+                    result = min(result, later + skipped)
+                if result == 0:
+                    break
+        self.cost_memo[key] = result
+        return result
+
+    def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int) -> int:
+        """The least budget any way on from this number's start needs (``INFINITE``: none).
+
+        Each colour alone leaves some weight unlaid for each number of joker units it may
+        spend; the units are shared out among the colours in the best way (a min-plus sum)."""
+        units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        cost = self.cost
+        if not self.weighed:  # nothing optional: each colour needs some units, or cannot
+            needed = 0
+            for colour in range(COLOUR_COUNT):
+                mine = places[colour]
+                if cost(colour, number, mine, units) >= INFINITE:
+                    return INFINITE
+                least = 0
+                while cost(colour, number, mine, least) >= INFINITE:
+                    least += 1
+                needed += least
+            return 0 if needed <= units else INFINITE
+        joint = [cost(0, number, places[0], u) for u in range(units + 1)]
+        for colour in range(1, COLOUR_COUNT):
+            mine = [cost(colour, number, places[colour], u) for u in range(units + 1)]
+            if mine[units] >= INFINITE:
+                return INFINITE
+            joint = [min(joint[spent] + mine[u - spent] for spent in range(u + 1))
+                     for u in range(units + 1)]
+        return min(joint[units], INFINITE)
+
+    # --- the search -------------------------------------------------------------------------
+
+    def reach(self, state: State, budget: int) -> int:
+        """The least budget this state needs, as far as proved: a result at most ``budget``
+        means success (the choices are on ``self.path``, last first)."""
+        known = self.proved.get(state, 0)
+        if known > budget:
+            return known
+        number, colour, places, grouped, jokers, doubles = state
+        self.calls += 1
+        if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
+            raise SearchTimeout
+        if colour == 0:
+            if number > HIGHEST_NUMBER:
+                if (doubles > self.doubles - self.doubles_required
+                        or any(code != LONG for mine in places for code in mine)):
+                    result = INFINITE
+                else:
+                    result = doubles * self.double_weight
+                if result > budget:
+                    self.proved[state] = result
+                return result
+            least = self.bound(number, places, jokers, doubles)
+            if least > budget:
+                self.proved[state] = least
+                return least
+        need = INFINITE
+        for skipped, child, choice in self._children(state):
+            if skipped > budget:
+                need = min(need, skipped)
+                continue
+            found = self.reach(child, budget - skipped) + skipped
+            if found <= budget:
+                self.path.append(choice)
+                return found
+            need = min(need, found)
+        self.proved[state] = max(need, known)
+        return need
+
+    def _children(self, state: State) -> list[tuple[int, State, tuple[object, ...]]]:
+        number, colour, places, grouped, jokers, doubles = state
+        children: list[tuple[int, State, tuple[object, ...]]] = []
+        if colour == COLOUR_COUNT:
+            for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
+                if more_jokers > jokers or more_doubles > doubles:
+                    continue
+                children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
+                                     doubles - more_doubles), ("groups", groups)))
+            return children
+        required = self.required[colour][number]
+        available = self.available[colour][number]
+        weight = self.weights[number]
+        group_units = self.group_units[colour][number]
+        for move in _run_moves(places[colour], number, self.doubles_exist):
+            new_places, tiles, more_jokers, more_doubles, _words = move
+            if tiles > available or more_jokers > jokers or more_doubles > doubles:
+                continue
+            jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
+            units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
+            for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                if group_units[in_groups] > units:
+                    continue
+                if self.cost(colour, number + 1, new_places,
+                             units - group_units[in_groups]) >= INFINITE:
+                    continue
+                children.append((
+                    weight * (available - tiles - in_groups),
+                    (number, colour + 1,
+                     places[:colour] + (new_places,) + places[colour + 1:],
+                     grouped + (in_groups,), jokers_left, doubles_left),
+                    ("runs", move, in_groups)))
+        children.sort(key=lambda child: child[0])
+        return children
+
+    def solve(self, budget: int) -> int:
+        self.path = []
+        start: State = (LOWEST_NUMBER, 0, ((),) * COLOUR_COUNT, (), self.jokers, self.doubles)
+        return self.reach(start, budget)
+
+    def plan(self, score: int) -> Plan:
+        """Lay the sets the last successful ``solve`` chose."""
+        choices = cast(list[tuple[Any, ...]], list(reversed(self.path)))
+        runs: list[list[tuple[int, list[Piece]]]] = [[] for _ in range(COLOUR_COUNT)]
+        sets: list[tuple[Piece, ...]] = []
+        used = [[0] * (HIGHEST_NUMBER + 1) for _ in range(COLOUR_COUNT)]
+        jokers = doubles = 0
+        step = 0
+        for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
+            for colour in range(COLOUR_COUNT):
+                kind, move, in_groups = choices[step]
+                step += 1
+                assert kind == "runs"
+                new_places, tiles, more_jokers, more_doubles, words = cast(Move, move)
+                jokers += more_jokers
+                doubles += more_doubles
+                used[colour][number] += tiles + in_groups
+                old = runs[colour]
+                after: list[tuple[int, list[Piece]]] = []
+                for i, word in enumerate(words):
+                    code, pieces = old[i] if i < len(old) else (0, [])
+                    if word == "end":
+                        sets.append(tuple(pieces))
+                        continue
+                    if word == "second":
+                        after.append((code & ~DUE, pieces))
+                        continue
+                    pieces = pieces + [(word, colour, number)]
+                    length = min((code & 3) + 1, LONG)
+                    code = (length | DUE if word == "double"
+                            else LONG | SPARE if word == "joker" and code & 3 == LONG
+                            else length)
+                    after.append((code, pieces))
+                after.sort(key=lambda run: run[0])
+                assert tuple(code for code, _ in after) == new_places
+                runs[colour] = after
+            kind, groups = choices[step]
+            step += 1
+            assert kind == "groups"
+            for members, group_jokers, group_doubles in cast(GroupPlan, groups):
+                sets.append(tuple([("tile", c, number) for c in members]
+                                  + [("joker", None, number)] * group_jokers
+                                  + [("double", None, number)] * group_doubles))
+                jokers += group_jokers
+                doubles += group_doubles
+        for colour_runs in runs:
+            for _code, pieces in colour_runs:
+                sets.append(tuple(pieces))
+        return Plan(score=score, sets=tuple(sets),
+                    used=tuple(tuple(row) for row in used), jokers_used=jokers,
+                    doubles_used=doubles)
+
+
+def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
+        doubles_required: int, weights: tuple[int, ...], double_weight: int, deadline: float,
+        on_better: Callable[[Plan], None] | None = None) -> Plan | None:
+    """The plan leaving the least weight of optional tiles unlaid, or None when the required
+    tiles cannot all be laid. ``Plan.score`` is the weight of the optional tiles laid (every
+    regular joker counts as laid: a spare one joins a set afterwards).
+
+    First any plan (the search tries laying tiles first, so it is a good one), handed to
+    ``on_better``; then the least budget the search has not disproved, until one succeeds.
+    Raises ``SearchTimeout`` when ``time.monotonic()`` passes ``deadline``.
+    """
+    layer = Layer(required, optional, jokers=jokers, doubles=doubles,
+                  doubles_required=doubles_required, weights=weights,
+                  double_weight=double_weight, deadline=deadline)
+    total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
+             + double_weight * (doubles - doubles_required))
+    first = layer.solve(INFINITE - 1)
+    if first >= INFINITE:
+        return None
+    best = layer.plan(total - first)
+    if on_better is not None:
+        on_better(best)
+    budget = 0
+    while budget < first:
+        found = layer.solve(budget)
+        if found <= budget:
+            best = layer.plan(total - found)
+            if on_better is not None:
+                on_better(best)
+            break
+        budget = found
+    return best
