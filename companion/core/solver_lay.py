@@ -63,6 +63,14 @@ run did: one word per run before, in order, then one per run started)."""
 
 
 @cache
+def _moves_within(places: Places, number: int, doubles_exist: bool, tiles: int, jokers: int,
+                  doubles: int) -> tuple[Move, ...]:
+    """The run moves that take at most so many tiles, jokers and double jokers."""
+    return tuple(move for move in _run_moves(places, number, doubles_exist)
+                 if move[1] <= tiles and move[2] <= jokers and move[3] <= doubles)
+
+
+@cache
 def _run_moves(places: Places, number: int, doubles_exist: bool) -> tuple[Move, ...]:
     """Every way the open runs of a colour can go on at ``number``, and new runs start
     (at most two tiles, two jokers and two double jokers: what one colour's number allows)."""
@@ -147,12 +155,15 @@ class Layer:
         self.double_weight = double_weight
         self.deadline = deadline
         self.doubles_exist = doubles > 0
-        self.proved: dict[State, int] = {}
+        self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
+                          list[int]] = {}
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
+        self.need_memo: dict[tuple[int, int, Places], int] = {}
         self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         self.weighed = any(any(row) for row in optional) or doubles > doubles_required
         self.path: list[tuple[object, ...]] = []
         self.calls = 0
+        self.limit = INFINITE
         self.group_units = self._group_units()
 
     def _group_units(self) -> list[list[tuple[int, int, int]]]:
@@ -206,6 +217,37 @@ class Layer:
         self.cost_memo[key] = result
         return result
 
+    def need(self, colour: int, number: int, places: Places) -> int:
+        """The least joker units (halves) this colour needs from ``number`` on to lay all its
+        tiles, on its runs and its share of groups (``INFINITE``: it cannot): the bound when
+        every tile is required."""
+        key = (colour, number, places)
+        known = self.need_memo.get(key)
+        if known is not None:
+            return known
+        if number > HIGHEST_NUMBER:
+            result = 0 if all(code == LONG for code in places) else INFINITE
+        else:
+            available = self.available[colour][number]
+            group_units = self.group_units[colour][number]
+            result = INFINITE
+            for new_places, tiles, jokers, doubles, _words in _moves_within(
+                    places, number, self.doubles_exist, available, 2, 2):
+                spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+                if spent >= result:
+                    continue
+                in_groups = available - tiles
+                if in_groups > 2:
+                    continue
+                spent += group_units[in_groups]
+                if spent >= result:
+                    continue
+                result = min(result, spent + self.need(colour, number + 1, new_places))
+                if result == 0:
+                    break
+        self.need_memo[key] = result
+        return result
+
     def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int) -> int:
         """The least budget any way on from this number's start needs (``INFINITE``: none).
 
@@ -216,14 +258,10 @@ class Layer:
         if not self.weighed:  # nothing optional: each colour needs some units, or cannot
             needed = 0
             for colour in range(COLOUR_COUNT):
-                mine = places[colour]
-                if cost(colour, number, mine, units) >= INFINITE:
+                needed += self.need(colour, number, places[colour])
+                if needed > units:
                     return INFINITE
-                least = 0
-                while cost(colour, number, mine, least) >= INFINITE:
-                    least += 1
-                needed += least
-            return 0 if needed <= units else INFINITE
+            return 0
         joint = [cost(0, number, places[0], u) for u in range(units + 1)]
         for colour in range(1, COLOUR_COUNT):
             mine = [cost(colour, number, places[colour], u) for u in range(units + 1)]
@@ -238,11 +276,19 @@ class Layer:
     def reach(self, state: State, budget: int) -> int:
         """The least budget this state needs, as far as proved: a result at most ``budget``
         means success (the choices are on ``self.path``, last first)."""
-        known = self.proved.get(state, 0)
+        number, colour, places, grouped, jokers, doubles = state
+        # a state with more jokers left does at least as well (a spare joker joins a set
+        # afterwards): what was proved for one with as many or more holds here too
+        proofs = self.proved.get((number, colour, places, grouped, doubles))
+        if proofs is None:
+            proofs = [0] * (self.jokers + 1)
+            self.proved[(number, colour, places, grouped, doubles)] = proofs
+        known = max(proofs[jokers:])
         if known > budget:
             return known
-        number, colour, places, grouped, jokers, doubles = state
         self.calls += 1
+        if self.calls > self.limit:
+            raise _Paused
         if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
             raise SearchTimeout
         if colour == 0:
@@ -253,11 +299,11 @@ class Layer:
                 else:
                     result = doubles * self.double_weight
                 if result > budget:
-                    self.proved[state] = result
+                    proofs[jokers] = result
                 return result
             least = self.bound(number, places, jokers, doubles)
             if least > budget:
-                self.proved[state] = least
+                proofs[jokers] = least
                 return least
         need = INFINITE
         for skipped, child, choice in self._children(state):
@@ -269,7 +315,7 @@ class Layer:
                 self.path.append(choice)
                 return found
             need = min(need, found)
-        self.proved[state] = max(need, known)
+        proofs[jokers] = max(need, known)
         return need
 
     def _children(self, state: State) -> list[tuple[int, State, tuple[object, ...]]]:
@@ -286,17 +332,20 @@ class Layer:
         available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        for move in _run_moves(places[colour], number, self.doubles_exist):
+        weighed = self.weighed
+        for move in _moves_within(places[colour], number, self.doubles_exist, available,
+                                  min(jokers, 2), min(doubles, 2)):
             new_places, tiles, more_jokers, more_doubles, _words = move
-            if tiles > available or more_jokers > jokers or more_doubles > doubles:
-                continue
             jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
             units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
             for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
-                if group_units[in_groups] > units:
+                left = units - group_units[in_groups]
+                if left < 0:
                     continue
-                if self.cost(colour, number + 1, new_places,
-                             units - group_units[in_groups]) >= INFINITE:
+                if weighed:
+                    if self.cost(colour, number + 1, new_places, left) >= INFINITE:
+                        continue
+                elif self.need(colour, number + 1, new_places) > left:
                     continue
                 children.append((
                     weight * (available - tiles - in_groups),
@@ -365,6 +414,66 @@ class Layer:
                     doubles_used=doubles)
 
 
+class _Paused(Exception):
+    """A search used up its share of steps; its proofs so far are kept for its next turn."""
+
+
+FIRST_SHARE = 200  # steps a direction gets on its first turn; each turn doubles it
+
+
+def _mirrored(counts: Counts) -> Counts:
+    return tuple((0, *row[HIGHEST_NUMBER:0:-1]) for row in counts)
+
+
+def _mirror_plan(plan: Plan) -> Plan:
+    """A plan for the mirrored tiles (13 read as 1) read back: runs reversed, a double joker
+    in a run now starting at the other of its two numbers."""
+    top = HIGHEST_NUMBER + LOWEST_NUMBER
+    sets = []
+    for meld in plan.sets:
+        pieces = []
+        for kind, colour, number in reversed(meld):
+            first = top - number - (1 if kind == "double" and colour is not None else 0)
+            pieces.append((kind, colour, first))
+        sets.append(tuple(pieces))
+    return Plan(score=plan.score, sets=tuple(sets), used=_mirrored(plan.used),
+                jokers_used=plan.jokers_used, doubles_used=plan.doubles_used)
+
+
+class _Race:
+    """The same search run on the tiles as they are and mirrored (13 read as 1), in turns.
+
+    Which way round proves a thing quickly depends on the tiles (where the jokers are
+    scarce, say): each direction gets turns of doubling length until one answers; both are
+    exact, and each keeps its proofs between turns. The mirrored search is set up only when
+    the first turn does not answer."""
+
+    def __init__(self, forward: Layer, backward: Callable[[], Layer]) -> None:
+        self.layers = [forward]
+        self.make_backward = backward
+        self.share = FIRST_SHARE
+        self.winner = 0
+
+    def solve(self, budget: int) -> int:
+        while True:
+            for index, layer in enumerate(self.layers):
+                layer.limit = layer.calls + self.share
+                try:
+                    found = layer.solve(budget)
+                except _Paused:
+                    continue
+                self.winner = index
+                return found
+            if len(self.layers) == 1:
+                self.layers.append(self.make_backward())
+            else:
+                self.share *= 2
+
+    def plan(self, score: int) -> Plan:
+        plan = self.layers[self.winner].plan(score)
+        return _mirror_plan(plan) if self.winner else plan
+
+
 def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
         doubles_required: int, weights: tuple[int, ...], double_weight: int, deadline: float,
         on_better: Callable[[Plan], None] | None = None) -> Plan | None:
@@ -376,22 +485,24 @@ def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
     ``on_better``; then the least budget the search has not disproved, until one succeeds.
     Raises ``SearchTimeout`` when ``time.monotonic()`` passes ``deadline``.
     """
-    layer = Layer(required, optional, jokers=jokers, doubles=doubles,
-                  doubles_required=doubles_required, weights=weights,
-                  double_weight=double_weight, deadline=deadline)
+    options = {"jokers": jokers, "doubles": doubles, "doubles_required": doubles_required,
+               "double_weight": double_weight, "deadline": deadline}
+    race = _Race(Layer(required, optional, weights=weights, **options),
+                 lambda: Layer(_mirrored(required), _mirrored(optional),
+                               weights=(weights[0], *weights[HIGHEST_NUMBER:0:-1]), **options))
     total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
              + double_weight * (doubles - doubles_required))
-    first = layer.solve(INFINITE - 1)
+    first = race.solve(INFINITE - 1)
     if first >= INFINITE:
         return None
-    best = layer.plan(total - first)
+    best = race.plan(total - first)
     if on_better is not None:
         on_better(best)
     budget = 0
     while budget < first:
-        found = layer.solve(budget)
+        found = race.solve(budget)
         if found <= budget:
-            best = layer.plan(total - found)
+            best = race.plan(total - found)
             if on_better is not None:
                 on_better(best)
             break
