@@ -224,7 +224,10 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
         if plan is None:
             return None
         melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
-        spare = jokers - plan.jokers_used
+        spare = ([Tile.of_joker(JokerKind.REGULAR)] * (jokers - plan.jokers_used)
+                 + [Tile.of_joker(JokerKind.DOUBLE)] * (pool.doubles_required
+                                                         + pool.doubles_optional
+                                                         - plan.doubles_used))
         if not spare or _attach_jokers(melds, spare, preset):
             used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
             return _Found(melds=tuple(melds), score=plan.score + special_score
@@ -249,10 +252,9 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
                   complete=complete)
 
 
-def _attach_jokers(melds: list[Meld], spare: int, preset: Preset) -> bool:
+def _attach_jokers(melds: list[Meld], spare: list[Tile], preset: Preset) -> bool:
     """Let each spare joker join a set it keeps legal (a run's end, a group of three)."""
-    joker = Tile.of_joker(JokerKind.REGULAR)
-    for _ in range(spare):
+    for joker in spare:
         for i, meld in enumerate(melds):
             longer = next((m for m in (meld + (joker,), (joker,) + meld)
                            if _verdict(m, preset).legal), None)
@@ -320,15 +322,16 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
         return (f"the solver finds no way to place the {' and the '.join(t.words for t in special)}"
                 " together: each needs tiles the other takes")
     deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
-    for tile in sorted(set(tiles), key=Tile.sort_key):
-        rest = list(tiles)
-        rest.remove(tile)
-        try:
-            if _solve(rest, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
-                      deadline=deadline) is not None:
-                return f"without {tile} ({tile.words}) the rest could be laid"
-        except SearchTimeout:
-            break
+    try:  # every tile optional: the most that can be laid leaves out the tile too many
+        found = _solve((), tiles, weight=_weights("tiles"), minimum_value=0, preset=preset,
+                       deadline=deadline)
+    except SearchTimeout:
+        found = None
+    if found is not None and found.complete:
+        left = Counter(tiles) - found.used
+        if sum(left.values()) == 1:
+            tile = next(iter(left))
+            return f"without {tile} ({tile.words}) the rest could be laid"
     return "every split into runs and groups leaves some tile over"
 
 

@@ -45,7 +45,7 @@ from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER
 LONG = 3  # "Every set on the table has at least 3 tiles" (seed 000): a run of 3 may end
 DUE = 4  # flag: a double joker's second number is due at the next number
 SPARE = 8  # flag: the run ends with a joker it did not need, so a tile must follow
-LATEST_JOKER_START = 10  # J R12 R13, D R12 R13: a joker starts a run only where it must
+LATEST_JOKER_START = 9  # J R12 R13, D D R13: a joker starts a run only where it must
 INFINITE = 10**9
 UNITS_PER_JOKER = 2  # jokers are counted in halves: two tiles of a group may share one
 UNITS_PER_DOUBLE = 4
@@ -63,48 +63,44 @@ run did: one word per run before, in order, then one per run started)."""
 
 
 @cache
-def _moves_within(places: Places, number: int, doubles_exist: bool, tiles: int, jokers: int,
-                  doubles: int) -> tuple[Move, ...]:
-    """The run moves that take at most so many tiles, jokers and double jokers."""
-    return tuple(move for move in _run_moves(places, number, doubles_exist)
-                 if move[1] <= tiles and move[2] <= jokers and move[3] <= doubles)
-
-
-@cache
-def _run_moves(places: Places, number: int, doubles_exist: bool) -> tuple[Move, ...]:
-    """Every way the open runs of a colour can go on at ``number``, and new runs start
-    (at most two tiles, two jokers and two double jokers: what one colour's number allows)."""
+def _moves_within(places: Places, number: int, doubles_exist: bool, most_tiles: int,
+                  most_jokers: int, most_doubles: int) -> tuple[Move, ...]:
+    """Every way the open runs of a colour can go on at ``number``, and new runs start,
+    taking at most so many tiles, jokers and double jokers (two of each at most: what one
+    colour's number can use)."""
     joker_start = number >= LATEST_JOKER_START
     double_ok = doubles_exist and number < HIGHEST_NUMBER  # seed 003: never after 12
     options: list[list[tuple[int | None, str, int, int, int]]] = []
     for code in places:
         length = code & 3
         if code & DUE:
-            options.append([(length, "second", 0, 0, 0)])
+            options.append([(code & ~DUE, "second", 0, 0, 0)])
             continue
         mine: list[tuple[int | None, str, int, int, int]] = []
         if length == LONG and not code & SPARE:
             mine.append((None, "end", 0, 0, 0))
         longer = min(length + 1, LONG)
         mine.append((longer, "tile", 1, 0, 0))
-        mine.append((LONG | SPARE if length == LONG else longer, "joker", 0, 1, 0))
+        after_joker = LONG | SPARE if length == LONG else longer
+        mine.append((after_joker, "joker", 0, 1, 0))
         if double_ok:
-            mine.append((longer | DUE, "double", 0, 0, 1))
+            mine.append((after_joker | DUE, "double", 0, 0, 1))
         options.append(mine)
     found: dict[tuple[Places, int, int, int], Move] = {}
 
     def walk(i: int, codes: list[int], words: list[str], tiles: int, jokers: int,
              doubles: int) -> None:
-        if tiles > 2 or jokers > 2 or doubles > 2:
+        if tiles > most_tiles or jokers > most_jokers or doubles > most_doubles:
             return
         if i == len(options):
             if "end" in words:  # a run ending where another starts: one run instead
                 key = (tuple(sorted(codes)), tiles, jokers, doubles)
                 found.setdefault(key, (*key, tuple(words)))
                 return
-            for new_tiles in range(3 - tiles):
-                for new_jokers in range((3 - jokers) if joker_start else 1):
-                    for new_doubles in range((3 - doubles) if double_ok else 1):
+            for new_tiles in range(most_tiles + 1 - tiles):
+                for new_jokers in range((most_jokers + 1 - jokers) if joker_start else 1):
+                    for new_doubles in range((most_doubles + 1 - doubles)
+                                             if double_ok and joker_start else 1):
                         new = (codes + [1] * new_tiles + [1] * new_jokers
                                + [1 | DUE] * new_doubles)
                         key = (tuple(sorted(new)), tiles + new_tiles, jokers + new_jokers,
@@ -155,12 +151,14 @@ class Layer:
         self.double_weight = double_weight
         self.deadline = deadline
         self.doubles_exist = doubles > 0
+        self.joker_cap = min(jokers, 2)
+        self.double_cap = min(doubles, 2)
         self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
                           list[int]] = {}
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
         self.need_memo: dict[tuple[int, int, Places], int] = {}
         self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
-        self.weighed = any(any(row) for row in optional) or doubles > doubles_required
+        self.weighed = any(any(row) for row in optional)
         self.path: list[tuple[object, ...]] = []
         self.calls = 0
         self.limit = INFINITE
@@ -198,10 +196,11 @@ class Layer:
             weight = self.weights[number]
             group_units = self.group_units[colour][number]
             result = INFINITE
-            for new_places, tiles, jokers, doubles, _words in _run_moves(
-                    places, number, self.doubles_exist):
+            for new_places, tiles, jokers, doubles, _words in _moves_within(
+                    places, number, self.doubles_exist, available, self.joker_cap,
+                    self.double_cap):
                 left = units - UNITS_PER_JOKER * jokers - UNITS_PER_DOUBLE * doubles
-                if tiles > available or left < 0:
+                if left < 0:
                     continue
                 for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
                     if group_units[in_groups] > left:
@@ -232,9 +231,10 @@ class Layer:
             group_units = self.group_units[colour][number]
             result = INFINITE
             for new_places, tiles, jokers, doubles, _words in _moves_within(
-                    places, number, self.doubles_exist, available, 2, 2):
+                    places, number, self.doubles_exist, available, self.joker_cap,
+                    self.double_cap):
                 spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
-                if spent >= result:
+                if spent >= result or spent > self.units:
                     continue
                 in_groups = available - tiles
                 if in_groups > 2:
@@ -293,11 +293,10 @@ class Layer:
             raise SearchTimeout
         if colour == 0:
             if number > HIGHEST_NUMBER:
-                if (doubles > self.doubles - self.doubles_required
-                        or any(code != LONG for mine in places for code in mine)):
+                if any(code != LONG for mine in places for code in mine):
                     result = INFINITE
                 else:
-                    result = doubles * self.double_weight
+                    result = 0
                 if result > budget:
                     proofs[jokers] = result
                 return result
@@ -325,6 +324,8 @@ class Layer:
             for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
                 if more_jokers > jokers or more_doubles > doubles:
                     continue
+                if number != LOWEST_NUMBER and any(not group[0] for group in groups):
+                    continue  # a group of jokers alone stands for any number: tried at 1
                 children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
                                      doubles - more_doubles), ("groups", groups)))
             return children
@@ -390,9 +391,9 @@ class Layer:
                         continue
                     pieces = pieces + [(word, colour, number)]
                     length = min((code & 3) + 1, LONG)
-                    code = (length | DUE if word == "double"
-                            else LONG | SPARE if word == "joker" and code & 3 == LONG
-                            else length)
+                    if word != "tile" and code & 3 == LONG:
+                        length = LONG | SPARE
+                    code = length | DUE if word == "double" else length
                     after.append((code, pieces))
                 after.sort(key=lambda run: run[0])
                 assert tuple(code for code, _ in after) == new_places
