@@ -27,7 +27,7 @@ by the search wherever the rules allow (two numbers in a run, one tile of its le
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, cast
 
@@ -279,11 +279,9 @@ class Layer:
         number, colour, places, grouped, jokers, doubles = state
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
-        proofs = self.proved.get((number, colour, places, grouped, doubles))
-        if proofs is None:
-            proofs = [0] * (self.jokers + 1)
-            self.proved[(number, colour, places, grouped, doubles)] = proofs
-        known = max(proofs[jokers:])
+        key = (number, colour, places, grouped, doubles)
+        proofs = self.proved.get(key)
+        known = max(proofs[jokers:]) if proofs is not None else 0
         if known > budget:
             return known
         self.calls += 1
@@ -293,17 +291,12 @@ class Layer:
             raise SearchTimeout
         if colour == 0:
             if number > HIGHEST_NUMBER:
-                if any(code != LONG for mine in places for code in mine):
-                    result = INFINITE
-                else:
-                    result = 0
-                if result > budget:
-                    proofs[jokers] = result
-                return result
+                if all(code == LONG for mine in places for code in mine):
+                    return 0
+                return self._proved(key, proofs, jokers, INFINITE)
             least = self.bound(number, places, jokers, doubles)
             if least > budget:
-                proofs[jokers] = least
-                return least
+                return self._proved(key, proofs, jokers, least)
         need = INFINITE
         for skipped, child, choice in self._children(state):
             if skipped > budget:
@@ -314,21 +307,37 @@ class Layer:
                 self.path.append(choice)
                 return found
             need = min(need, found)
-        proofs[jokers] = max(need, known)
+        return self._proved(key, proofs, jokers, max(need, known))
+
+    def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
+                proofs: list[int] | None, jokers: int, need: int) -> int:
+        """Remember that the state needs at least ``need``; answer it."""
+        if proofs is None:
+            proofs = self.proved[key] = [0] * (self.jokers + 1)
+        proofs[jokers] = need
         return need
 
-    def _children(self, state: State) -> list[tuple[int, State, tuple[object, ...]]]:
+    def _children(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
+        """The next states, laying tiles first: in the order their cost comes (lazily, so
+        the first that succeeds spares working out the rest) or, with optional tiles,
+        cheapest first."""
         number, colour, places, grouped, jokers, doubles = state
-        children: list[tuple[int, State, tuple[object, ...]]] = []
         if colour == COLOUR_COUNT:
             for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
                 if more_jokers > jokers or more_doubles > doubles:
                     continue
                 if number != LOWEST_NUMBER and any(not group[0] for group in groups):
                     continue  # a group of jokers alone stands for any number: tried at 1
-                children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
-                                     doubles - more_doubles), ("groups", groups)))
-            return children
+                yield (0, (number + 1, 0, places, (), jokers - more_jokers,
+                           doubles - more_doubles), ("groups", groups))
+            return
+        if self.weighed:
+            yield from sorted(self._colour_steps(state), key=lambda child: child[0])
+        else:
+            yield from self._colour_steps(state)
+
+    def _colour_steps(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
+        number, colour, places, grouped, jokers, doubles = state
         required = self.required[colour][number]
         available = self.available[colour][number]
         weight = self.weights[number]
@@ -348,14 +357,11 @@ class Layer:
                         continue
                 elif self.need(colour, number + 1, new_places) > left:
                     continue
-                children.append((
-                    weight * (available - tiles - in_groups),
-                    (number, colour + 1,
-                     places[:colour] + (new_places,) + places[colour + 1:],
-                     grouped + (in_groups,), jokers_left, doubles_left),
-                    ("runs", move, in_groups)))
-        children.sort(key=lambda child: child[0])
-        return children
+                yield (weight * (available - tiles - in_groups),
+                       (number, colour + 1,
+                        places[:colour] + (new_places,) + places[colour + 1:],
+                        grouped + (in_groups,), jokers_left, doubles_left),
+                       ("runs", move, in_groups))
 
     def solve(self, budget: int) -> int:
         self.path = []
