@@ -47,6 +47,7 @@ DUE = 4  # flag: a double joker's second number is due at the next number
 SPARE = 8  # flag: the run ends with a joker it did not need, so a tile must follow
 LATEST_JOKER_START = 9  # J R12 R13, D D R13: a joker starts a run only where it must
 INFINITE = 10**9
+UNLIMITED = INFINITE // 2  # a budget this large asks for any way at all
 UNITS_PER_JOKER = 2  # jokers are counted in halves: two tiles of a group may share one
 UNITS_PER_DOUBLE = 4
 
@@ -218,8 +219,7 @@ class Layer:
 
     def need(self, colour: int, number: int, places: Places) -> int:
         """The least joker units (halves) this colour needs from ``number`` on to lay all its
-        tiles, on its runs and its share of groups (``INFINITE``: it cannot): the bound when
-        every tile is required."""
+        required tiles, on its runs and its share of groups (``INFINITE``: it cannot)."""
         key = (colour, number, places)
         known = self.need_memo.get(key)
         if known is not None:
@@ -227,6 +227,7 @@ class Layer:
         if number > HIGHEST_NUMBER:
             result = 0 if all(code == LONG for code in places) else INFINITE
         else:
+            required = self.required[colour][number]
             available = self.available[colour][number]
             group_units = self.group_units[colour][number]
             result = INFINITE
@@ -236,7 +237,7 @@ class Layer:
                 spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
                 if spent >= result or spent > self.units:
                     continue
-                in_groups = available - tiles
+                in_groups = max(0, required - tiles)  # optional tiles may stay on the rack
                 if in_groups > 2:
                     continue
                 spent += group_units[in_groups]
@@ -248,19 +249,20 @@ class Layer:
         self.need_memo[key] = result
         return result
 
-    def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int) -> int:
+    def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int,
+              budget: int) -> int:
         """The least budget any way on from this number's start needs (``INFINITE``: none).
 
         Each colour alone leaves some weight unlaid for each number of joker units it may
         spend; the units are shared out among the colours in the best way (a min-plus sum)."""
         units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         cost = self.cost
-        if not self.weighed:  # nothing optional: each colour needs some units, or cannot
-            needed = 0
-            for colour in range(COLOUR_COUNT):
-                needed += self.need(colour, number, places[colour])
-                if needed > units:
-                    return INFINITE
+        needed = 0
+        for colour in range(COLOUR_COUNT):
+            needed += self.need(colour, number, places[colour])
+            if needed > units:
+                return INFINITE
+        if not self.weighed or budget >= UNLIMITED:
             return 0
         joint = [cost(0, number, places[0], u) for u in range(units + 1)]
         for colour in range(1, COLOUR_COUNT):
@@ -294,7 +296,7 @@ class Layer:
                 if all(code == LONG for mine in places for code in mine):
                     return 0
                 return self._proved(key, proofs, jokers, INFINITE)
-            least = self.bound(number, places, jokers, doubles)
+            least = self.bound(number, places, jokers, doubles, budget)
             if least > budget:
                 return self._proved(key, proofs, jokers, least)
         need = INFINITE
@@ -342,7 +344,6 @@ class Layer:
         available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        weighed = self.weighed
         for move in _moves_within(places[colour], number, self.doubles_exist, available,
                                   min(jokers, 2), min(doubles, 2)):
             new_places, tiles, more_jokers, more_doubles, _words = move
@@ -352,10 +353,7 @@ class Layer:
                 left = units - group_units[in_groups]
                 if left < 0:
                     continue
-                if weighed:
-                    if self.cost(colour, number + 1, new_places, left) >= INFINITE:
-                        continue
-                elif self.need(colour, number + 1, new_places) > left:
+                if self.need(colour, number + 1, new_places) > left:
                     continue
                 yield (weight * (available - tiles - in_groups),
                        (number, colour + 1,
@@ -499,7 +497,7 @@ def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
                                weights=(weights[0], *weights[HIGHEST_NUMBER:0:-1]), **options))
     total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
              + double_weight * (doubles - doubles_required))
-    first = race.solve(INFINITE - 1)
+    first = race.solve(INFINITE - 1)  # any way at all: only whether the table can be kept
     if first >= INFINITE:
         return None
     best = race.plan(total - first)
