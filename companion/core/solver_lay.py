@@ -286,6 +286,14 @@ class Layer:
         known = max(proofs[jokers:]) if proofs is not None else 0
         if known > budget:
             return known
+        # one more run of three or more open does at least as well (it may end at once):
+        # what was proved with it holds here too
+        for other, mine in enumerate(places):
+            more = self.proved.get((number, colour, places[:other]
+                                    + (tuple(sorted(mine + (LONG,))),) + places[other + 1:],
+                                    grouped, doubles))
+            if more is not None and max(more[jokers:]) > budget:
+                return max(more[jokers:])
         self.calls += 1
         if self.calls > self.limit:
             raise _Paused
