@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
 from companion.core.presets import PRESSMAN, Preset
+from companion.core.solver_lay import lay
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Plan,
@@ -36,7 +37,6 @@ from companion.core.solver_search import (
     freeze,
     search,
 )
-from companion.core.solver_lay import lay
 from companion.core.solver_special import SpecialPlacement, place_specials
 from companion.core.tiles import (
     HIGHEST_NUMBER,
@@ -54,7 +54,7 @@ from companion.core.tiles import (
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
 DEFAULT_TIME_LIMIT = 2.0
-REASON_TIME_LIMIT = 0.3  # looking for "the one tile too many" is a courtesy, kept short
+REASON_TIME_LIMIT = 0.1  # looking for "the one tile too many" is a courtesy, kept short
 COLOURS = tuple(Colour)
 
 
@@ -174,7 +174,8 @@ class _Found:
 
 
 def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
-           minimum_value: int, preset: Preset, deadline: float) -> _Found | None:
+           minimum_value: int, preset: Preset, deadline: float,
+           most_left: int | None = None) -> _Found | None:
     """The best way to lay every required tile and some optional ones, or None."""
     best: _Found | None = None
     for placement in place_specials(required, optional, preset=preset):
@@ -182,7 +183,7 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
             raise SearchTimeout
         found = _solve_plain(placement, weight=weight,
                              minimum_value=max(0, minimum_value - placement.value),
-                             preset=preset, deadline=deadline)
+                             preset=preset, deadline=deadline, most_left=most_left)
         if found is not None and (best is None or found.score > best.score):
             best = found
             if not optional or not found.complete:
@@ -191,7 +192,8 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
 
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
-                 preset: Preset, deadline: float) -> _Found | None:
+                 preset: Preset, deadline: float,
+                 most_left: int | None = None) -> _Found | None:
     """The search on what the special jokers left.
 
     After the initial meld (no minimum to reach) the dynamic program of ``solver_lay``, which
@@ -214,7 +216,7 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
                        doubles=pool.doubles_required + pool.doubles_optional,
                        doubles_required=pool.doubles_required, weights=weight["numbers"],
                        double_weight=weight["joker"], deadline=deadline,
-                       on_better=found_plans.append)
+                       on_better=found_plans.append, most_left=most_left)
         except SearchTimeout:
             if not found_plans:
                 raise
@@ -324,7 +326,7 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
     deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
     try:  # every tile optional: the most that can be laid leaves out the tile too many
         found = _solve((), tiles, weight=_weights("tiles"), minimum_value=0, preset=preset,
-                       deadline=deadline)
+                       deadline=deadline, most_left=1)
     except SearchTimeout:
         found = None
     if found is not None and found.complete:

@@ -139,17 +139,14 @@ class Layer:
     """One search: the pool, the weights, the remembered proofs."""
 
     def __init__(self, required: Counts, optional: Counts, *, jokers: int, doubles: int,
-                 doubles_required: int, weights: tuple[int, ...], double_weight: int,
-                 deadline: float) -> None:
+                 weights: tuple[int, ...], deadline: float) -> None:
         self.required = required
         self.optional = optional
         self.available = tuple(tuple(r + o for r, o in zip(row_r, row_o))
                                for row_r, row_o in zip(required, optional))
         self.jokers = jokers
         self.doubles = doubles
-        self.doubles_required = doubles_required
         self.weights = weights
-        self.double_weight = double_weight
         self.deadline = deadline
         self.doubles_exist = doubles > 0
         self.joker_cap = min(jokers, 2)
@@ -489,28 +486,36 @@ class _Race:
 
 def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
         doubles_required: int, weights: tuple[int, ...], double_weight: int, deadline: float,
-        on_better: Callable[[Plan], None] | None = None) -> Plan | None:
+        on_better: Callable[[Plan], None] | None = None,
+        most_left: int | None = None) -> Plan | None:
     """The plan leaving the least weight of optional tiles unlaid, or None when the required
-    tiles cannot all be laid. ``Plan.score`` is the weight of the optional tiles laid (every
-    regular joker counts as laid: a spare one joins a set afterwards).
+    tiles cannot all be laid (or, given ``most_left``, not while leaving at most that much).
+    ``Plan.score`` is the weight of the optional tiles laid (every regular joker counts as
+    laid: a spare one joins a set afterwards).
 
     First any plan (the search tries laying tiles first, so it is a good one), handed to
     ``on_better``; then the least budget the search has not disproved, until one succeeds.
     Raises ``SearchTimeout`` when ``time.monotonic()`` passes ``deadline``.
     """
-    options = {"jokers": jokers, "doubles": doubles, "doubles_required": doubles_required,
-               "double_weight": double_weight, "deadline": deadline}
-    race = _Race(Layer(required, optional, weights=weights, **options),
-                 lambda: Layer(_mirrored(required), _mirrored(optional),
-                               weights=(weights[0], *weights[HIGHEST_NUMBER:0:-1]), **options))
+    def layer(required: Counts, optional: Counts, weights: tuple[int, ...]) -> Layer:
+        return Layer(required, optional, jokers=jokers, doubles=doubles, weights=weights,
+                     deadline=deadline)
+
+    race = _Race(layer(required, optional, weights),
+                 lambda: layer(_mirrored(required), _mirrored(optional),
+                               (weights[0], *weights[HIGHEST_NUMBER:0:-1])))
     total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
              + double_weight * (doubles - doubles_required))
-    first = race.solve(INFINITE - 1)  # any way at all: only whether the table can be kept
-    if first >= INFINITE:
-        return None
-    best = race.plan(total - first)
-    if on_better is not None:
-        on_better(best)
+    best = None
+    if most_left is None:
+        first = race.solve(INFINITE - 1)  # any way at all: whether the table can be kept
+        if first >= INFINITE:
+            return None
+        best = race.plan(total - first)
+        if on_better is not None:
+            on_better(best)
+    else:
+        first = most_left + 1
     budget = 0
     while budget < first:
         found = race.solve(budget)

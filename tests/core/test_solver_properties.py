@@ -218,8 +218,8 @@ def _one_way(tiles: list[Tile], *, mirrored: bool) -> bool:
     if mirrored:
         counts = [[0, *row[13:0:-1]] for row in counts]
     layer = Layer(tuple(map(tuple, counts)), tuple((0,) * 14 for _ in range(4)),
-                  jokers=sum(t.is_joker for t in tiles), doubles=0, doubles_required=0,
-                  weights=(1,) * 14, double_weight=1, deadline=time.monotonic() + 60)
+                  jokers=sum(t.is_joker for t in tiles), doubles=0, weights=(1,) * 14,
+                  deadline=time.monotonic() + 60)
     return layer.solve(0) == 0
 
 
@@ -242,10 +242,9 @@ def test_a_plan_found_mirrored_reads_back_as_legal_sets() -> None:
     # R1 R2 R3 | D R12 R13 and a group of 5s with a double joker, searched mirrored only
     tiles = parse_tiles("R1 R2 R3 R12 R13 D K5 B5 D")
     counts = _counts(tiles)
-    mirrored = tuple(tuple([0, *row[13:0:-1]]) for row in counts)
+    mirrored = tuple((0, *row[13:0:-1]) for row in counts)
     layer = Layer(mirrored, tuple((0,) * 14 for _ in range(4)), jokers=0, doubles=2,
-                  doubles_required=2, weights=(1,) * 14, double_weight=1,
-                  deadline=time.monotonic() + 60)
+                  weights=(1,) * 14, deadline=time.monotonic() + 60)
     assert layer.solve(0) == 0
     plan = _mirror_plan(layer.plan(0))
     melds = [tuple(_tile_of(piece) for piece in meld) for meld in plan.sets]
