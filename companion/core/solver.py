@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
 from companion.core.presets import PRESSMAN, Preset
+from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
 from companion.core.solver_search import (
     COLOUR_COUNT,
@@ -50,6 +51,7 @@ from companion.core.tiles import (
     check_inventory,
     format_tiles,
 )
+from companion.core.turn_verdicts import ViolationCode
 
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
@@ -354,8 +356,12 @@ def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bo
 
 def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
               preset: Preset = PRESSMAN, opened: bool, goal: str = "tiles",
-              time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
+              time_limit: float = DEFAULT_TIME_LIMIT, joker_rules: bool = False) -> Solution:
     """The most rack tiles (or the highest value) that can be laid, the table staying legal.
+
+    ``joker_rules``: the play must also pass the referee's rules on taking a joker from the
+    table (see ``_keeping_joker_rules``); off, as the issue defines best play (and as the
+    integer-programming solvers do), any legal table counts.
 
     Raises ``ImpossibleTilesError`` when the table and rack together hold a third copy of a
     tile, and ``ValueError`` for an unknown goal.
@@ -375,6 +381,9 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
         if opened:
             found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
                            deadline=deadline)
+            if found is not None and joker_rules:
+                found = _keeping_joker_rules(tuple(tuple(m) for m in table), rack, found,
+                                             weight=weight, preset=preset, deadline=deadline)
         else:
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
@@ -404,7 +413,57 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
         if meld_value < preset.initial_meld:
             raise SolverError("the initial meld found is below the minimum")
     value = sum(tile.rack_value() for tile in played)
-    return Solution(True, verdicts, played, value, None, True)
+    return Solution(True, verdicts, played, value, None, found.complete)
+
+
+JOKER_RULES = frozenset({
+    ViolationCode.JOKER_NOT_REUSED, ViolationCode.JOKER_SET_MANIPULATED,
+    ViolationCode.JOKER_NEEDS_TWO_RACK_TILES, ViolationCode.JOKER_NOT_EXCHANGED,
+    ViolationCode.JOKER_NEEDS_BOTH_MISSING_TILES, ViolationCode.BONUS_JOKER_REPLACED_JOKER})
+"""The referee's rules on taking a joker from the table (``referee.py`` cites the seeds)."""
+
+
+def _keeping_joker_rules(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
+                         preset: Preset, deadline: float) -> _Found:
+    """The play found, unless it takes a joker from the table in a way the referee refuses
+    (seed 000: a retrieved joker must be played "to make a new set"; Sabra Way: only in
+    exchange for a tile from the rack, and a set holding a joker may not be split). Then the
+    best play that leaves every set holding a joker where it lies, each such set perhaps
+    lengthened by rack tiles the play leaves over (``R3 R4 J`` + ``R5``): a play the rules
+    always allow, though a cleverer retrieval might lay more."""
+    with_joker = [meld for meld in table if any(tile.is_joker for tile in meld)]
+    laid = Counter(_tile_key(meld) for meld in found.melds)
+    if all(laid[_tile_key(meld)] >= count
+           for meld, count in Counter(tuple(m) for m in with_joker).items()):
+        return found  # every set holding a joker is still on the table as it was
+    new_table = tuple(_sorted_sets(found.melds))
+    turn = referee_turn(table, new_table, opened=True, preset=preset, rack=rack)
+    if not any(violation.code in JOKER_RULES for violation in turn.violations):
+        return found
+    loose = [tile for meld in table if not any(t.is_joker for t in meld) for tile in meld]
+    rest = _solve(loose, rack, weight=weight, minimum_value=0, preset=preset, deadline=deadline)
+    if rest is None:
+        return found
+    kept = [tuple(meld) for meld in with_joker]
+    left_over = Counter(rack) - (rest.used - Counter(loose))
+    score = rest.score
+    for tile in sorted(left_over.elements(), key=Tile.sort_key):
+        for i, meld in enumerate(kept):
+            longer = next((m for m in (meld + (tile,), (tile,) + meld)
+                           if _verdict(m, preset).legal and referee_turn(
+                               (with_joker[i],), (m,), opened=True, preset=preset,
+                               rack=rack).legal), None)
+            if longer is not None:
+                kept[i] = longer
+                score += weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
+                break
+    return _Found(melds=tuple(kept) + rest.melds, score=score,
+                  used=rest.used + Counter(tile for meld in kept for tile in meld),
+                  complete=rest.complete)
+
+
+def _tile_key(meld: Meld) -> tuple[Tile, ...]:
+    return tuple(sorted(meld, key=Tile.sort_key))
 
 
 # --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core.melds import check_meld, check_table
-from companion.core.presets import PRESSMAN, TWIST, Preset
+from companion.core.presets import PRESSMAN, SABRA, TWIST, Preset
+from companion.core.referee import referee_turn
 from companion.core.solver import _counts, _tile_of, arrange, best_play
 from companion.core.solver_lay import Layer, _mirror_plan
 from companion.core.tiles import Colour, JokerKind, Tile, parse_tiles
@@ -250,3 +251,19 @@ def test_a_plan_found_mirrored_reads_back_as_legal_sets() -> None:
     melds = [tuple(_tile_of(piece) for piece in meld) for meld in plan.sets]
     assert check_table(melds, preset=TWIST).legal
     assert Counter(t for meld in melds for t in meld) == Counter(tiles)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_tiles(low=3, jokers=2, most=7), small_tiles(low=3, jokers=1, most=4),
+       st.sampled_from([PRESSMAN, SABRA]))
+def test_with_the_joker_rules_every_play_passes_the_referee(table_tiles, rack, preset) -> None:
+    if Counter(table_tiles + rack)[JOKER] > 2 or max(
+            Counter(t for t in table_tiles + rack if not t.is_joker).values(), default=0) > 2:
+        return
+    splits = brute_partitions(table_tiles, preset)
+    if not splits:
+        return
+    play = best_play(splits[0], rack, opened=True, preset=preset, joker_rules=True)
+    if play.possible:
+        assert referee_turn(tuple(splits[0]), play.table, opened=True, preset=preset,
+                            rack=rack).legal
