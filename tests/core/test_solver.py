@@ -183,3 +183,11 @@ def test_with_the_joker_rules_a_joker_exchanged_for_a_rack_tile_may_make_a_new_s
         play = best_play(table, rack, opened=True, preset=preset, joker_rules=True)
         assert len(play.played) == 3
         assert referee_turn(table, play.table, opened=True, preset=preset, rack=rack).legal
+
+
+def test_a_double_joker_may_share_a_set_with_a_mirror_or_colour_change_joker() -> None:
+    # "It is a great tool for playing with the Double Joker." (seed 003, the Mirror Joker);
+    # "Note: A series may contain more than one Bonus Joker and/or Regular Joker." (seed 003)
+    mirrored = laid("R3 D R6 M R6 D R3", TWIST)
+    assert [" ".join(map(str, meld)) for meld in mirrored.table] == ["R3 D R6 M R6 D R3"]
+    assert laid("R5 R6 C B8 D", TWIST).possible
