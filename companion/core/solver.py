@@ -6,14 +6,18 @@
   or the highest rack value (``goal="value"``: face value, a joker 30, what leaves the rack)
   that can be laid while the whole table stays legal. Before the initial meld only new sets
   from the rack count, they must reach the preset's minimum, and the table is not touched
-  (RULES.md "Initial meld": "may not use or touch tiles on the table").
+  (RULES.md "Initial meld": "may not use or touch tiles on the table"). ``joker_rules=True``
+  also holds the play to the referee's rules on taking a joker from the table.
 
-The search (``solver_search``) is a dynamic program over the numbers 1..13; the rules stay in
-``melds``: every set the solver answers with is judged by ``check_meld`` before it is returned.
-Numbered tiles, regular and double jokers take part fully. Mirror and colour-change jokers
-are placed first, by trying the sets the per-set rules allow for them (``solver_special``),
-smallest first; when none fits, the solver says so. A search that runs past its time limit
-answers with what it has and ``complete=False``.
+The search (``solver_lay``) is a dynamic program over the numbers 1..13 after van Rijn, Takes
+and Vis, run on the tiles as they are and mirrored (13 read as 1) in turns; before the initial
+meld, and should a spare joker fit nowhere, the older search of ``solver_search`` (the value
+laid so far in its state). The rules stay in ``melds``: every set the solver answers with is
+judged by ``check_meld`` before it is returned. Numbered tiles, regular and double jokers take
+part fully (a joker may stand for a tile whose both copies lie elsewhere). Mirror and
+colour-change jokers are placed first, by trying the sets the per-set rules allow for them
+(``solver_special``), smallest first; when none fits, the solver says so. A search that runs
+past its time limit answers with what it has and ``complete=False``.
 """
 
 from __future__ import annotations

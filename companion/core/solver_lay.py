@@ -7,21 +7,29 @@ holds, counted up to 3: beyond that a run may end whenever), the tiles of this n
 colours so far put into groups, and the jokers left. A run is open wherever a tile or a
 joker covers the number, so a colour may hold more than two open runs: a joker may stand for
 a tile whose both copies lie in other runs (seed 000: "Each joker can be used as any tile in
-a set"; ``R1``..``R13`` twice and a joker can be laid, the joker standing for a third R7).
+a set"; ``check_meld`` judges each set alone, and so does this search).
 
 What is asked is a budget: can every required tile be laid while the optional tiles left
 unlaid weigh at most ``budget``? The search is fail-soft: a failure answers the least budget
 it proved necessary, and every state remembers that proof, so asking again with a larger
-budget (``lay``: the least budget first, until one succeeds) revisits little. Bounds prune it:
-each colour alone, from a state on, must leave some weight unlaid and needs some jokers
-(a relaxation: its tiles may join any group the other colours' tiles could make, a group's
-jokers shared among its tiles), summed over the colours.
+budget (``lay``: the least budget first, until one succeeds) revisits little. A proof also
+holds for a state with fewer jokers left, or without one of its long runs. Bounds prune it:
+each colour alone, from a state on, needs some jokers and must leave some weight unlaid
+for each count of jokers it gets (a relaxation: its tiles may join any group the other
+colours' tiles could make, a group's jokers shared among its tiles); the jokers are shared
+out among the colours in the best way.
 
-Regular jokers are laid only where a set needs them (a joker never starts a run below 10,
-never ends one that was already long enough, never fills a group that has three tiles):
-a joker left over joins a set afterwards (``solver.attach_jokers``). Double jokers are laid
-by the search wherever the rules allow (two numbers in a run, one tile of its length: seed 003
-"Run: 2 - Double Joker - 5"; two colours in a group).
+Where the proof is hard depends on the direction: a joker short at 13 is found at once from
+13 down and only after every way through 1..12 from 1 up. So ``lay`` runs the search on the
+tiles as they are and mirrored (13 read as 1, a run read backwards) in turns of doubling
+length, and takes the first answer; both are exact.
+
+Regular and double jokers are laid only where a set needs them (a joker never starts a run
+below 9 — ``D D R13`` must — never ends one that was already long enough, never fills a group
+that has three tiles); a joker left over joins a set afterwards (``solver._attach_jokers``).
+A double joker stands for two numbers in a run and counts one tile of its length (seed 003:
+"Run: 2 - Double Joker - 5"), or for two colours in a group.
+"""
 """
 
 from __future__ import annotations
