@@ -30,7 +30,6 @@ that has three tiles); a joker left over joins a set afterwards (``solver._attac
 A double joker stands for two numbers in a run and counts one tile of its length (seed 003:
 "Run: 2 - Double Joker - 5"), or for two colours in a group.
 """
-"""
 
 from __future__ import annotations
 
