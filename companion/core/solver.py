@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -127,6 +127,13 @@ def _counts(tiles: Sequence[Tile]) -> list[list[int]]:
     return counts
 
 
+def _tally(tiles: Iterable[Tile]) -> tuple[list[list[int]], list[JokerKind]]:
+    """The tiles as counts, for comparing two lots quickly (a ``Counter`` hashes each tile)."""
+    tiles = list(tiles)
+    return _counts(tiles), sorted((t.joker for t in tiles if t.joker is not None),
+                                  key=lambda kind: kind.value)
+
+
 def _jokers(tiles: Sequence[Tile], kind: JokerKind) -> int:
     return sum(tile.joker is kind for tile in tiles)
 
@@ -146,7 +153,7 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 
 
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(_verdict(tuple(meld), preset) for meld in melds)
+    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -175,8 +182,11 @@ def _sorted_sets(melds: Sequence[Meld]) -> list[Meld]:
 class _Found:
     melds: tuple[Meld, ...]
     score: int
-    used: Counter[Tile]
     complete: bool = True
+
+    @property
+    def used(self) -> Counter[Tile]:
+        return Counter(tile for meld in self.melds for tile in meld)
 
 
 def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
@@ -237,10 +247,8 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
                                                          + pool.doubles_optional
                                                          - plan.doubles_used))
         if not spare or _attach_jokers(melds, spare, preset):
-            used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
             return _Found(melds=tuple(melds), score=plan.score + special_score
-                          + weight["joker"] * pool.jokers_optional, used=used,
-                          complete=complete)
+                          + weight["joker"] * pool.jokers_optional, complete=complete)
     found: list[Plan] = []
     try:
         plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
@@ -255,9 +263,7 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
     if plan is None:
         return None
     melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
-    used = Counter(tile for meld in melds for tile in meld)
-    return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
-                  complete=complete)
+    return _Found(melds=tuple(melds), score=plan.score + special_score, complete=complete)
 
 
 def _attach_jokers(melds: list[Meld], spare: list[Tile], preset: Preset) -> bool:
@@ -301,7 +307,7 @@ def arrange(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN,
                         "before deciding whether these tiles can be laid", False)
     if found is None:
         return Solution(False, (), (), 0, _why_not(tiles, preset, deadline), True)
-    if found.used != Counter(tiles):
+    if _tally(tile for meld in found.melds for tile in meld) != _tally(tiles):
         raise SolverError("the arrangement does not use exactly the tiles given")
     verdicts = _judge(_sorted_sets(found.melds), preset)
     return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
@@ -461,9 +467,7 @@ def _keeping_joker_rules(table: Table, rack: Meld, found: _Found, *, weight: dic
                 kept[i] = longer
                 score += weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
                 break
-    return _Found(melds=tuple(kept) + rest.melds, score=score,
-                  used=rest.used + Counter(tile for meld in kept for tile in meld),
-                  complete=rest.complete)
+    return _Found(melds=tuple(kept) + rest.melds, score=score, complete=rest.complete)
 
 
 def _tile_key(meld: Meld) -> tuple[Tile, ...]:

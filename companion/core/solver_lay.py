@@ -173,14 +173,17 @@ class Layer:
         """For each colour and number: joker units (halves) its 0, 1 or 2 tiles in groups
         need at least (``INFINITE``: no group could hold them, even with every joker)."""
         unit_cap = UNITS_PER_JOKER * self.jokers + UNITS_PER_DOUBLE * self.doubles
-        table = []
-        for colour in range(COLOUR_COUNT):
-            row = [(0, INFINITE, INFINITE)]
-            for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
-                others = [self.available[c][number] for c in range(COLOUR_COUNT) if c != colour]
-                row.append(_group_need(sum(1 for n in others if n), sum(others), unit_cap))
-            row.append((0, INFINITE, INFINITE))
-            table.append(row)
+        nothing = (0, INFINITE, INFINITE)
+        table = [[nothing] for _ in range(COLOUR_COUNT)]
+        for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
+            column = [row[number] for row in self.available]
+            present = sum(1 for here in column if here)
+            everything = sum(column)
+            for colour, here in enumerate(column):
+                table[colour].append(_group_need(present - (here > 0), everything - here,
+                                                 unit_cap))
+        for row in table:
+            row.append(nothing)
         return table
 
     # --- bounds: one colour alone -----------------------------------------------------------
@@ -286,18 +289,22 @@ class Layer:
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
         key = (number, colour, places, grouped, doubles)
-        proofs = self.proved.get(key)
-        known = max(proofs[jokers:]) if proofs is not None else 0
-        if known > budget:
-            return known
-        # one more run of three or more open does at least as well (it may end at once):
-        # what was proved with it holds here too
-        for other, mine in enumerate(places):
-            more = self.proved.get((number, colour, places[:other]
-                                    + (tuple(sorted(mine + (LONG,))),) + places[other + 1:],
-                                    grouped, doubles))
-            if more is not None and max(more[jokers:]) > budget:
-                return max(more[jokers:])
+        proved = self.proved
+        known = 0
+        if proved:
+            proofs = proved.get(key)
+            if proofs is not None:
+                known = max(proofs[jokers:])
+                if known > budget:
+                    return known
+            # one more run of three or more open does at least as well (it may end at
+            # once): what was proved with it holds here too
+            for other, mine in enumerate(places):
+                more = proved.get((number, colour, places[:other]
+                                   + (tuple(sorted(mine + (LONG,))),) + places[other + 1:],
+                                   grouped, doubles))
+                if more is not None and max(more[jokers:]) > budget:
+                    return max(more[jokers:])
         self.calls += 1
         if self.calls > self.limit:
             raise _Paused
@@ -307,10 +314,10 @@ class Layer:
             if number > HIGHEST_NUMBER:
                 if all(code == LONG for mine in places for code in mine):
                     return 0
-                return self._proved(key, proofs, jokers, INFINITE)
+                return self._proved(key, jokers, INFINITE)
             least = self.bound(number, places, jokers, doubles, budget)
             if least > budget:
-                return self._proved(key, proofs, jokers, least)
+                return self._proved(key, jokers, least)
         need = INFINITE
         for skipped, child, choice in self._children(state):
             if skipped > budget:
@@ -321,11 +328,12 @@ class Layer:
                 self.path.append(choice)
                 return found
             need = min(need, found)
-        return self._proved(key, proofs, jokers, max(need, known))
+        return self._proved(key, jokers, max(need, known))
 
     def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
-                proofs: list[int] | None, jokers: int, need: int) -> int:
+                jokers: int, need: int) -> int:
         """Remember that the state needs at least ``need``; answer it."""
+        proofs = self.proved.get(key)
         if proofs is None:
             proofs = self.proved[key] = [0] * (self.jokers + 1)
         proofs[jokers] = need
@@ -405,7 +413,7 @@ class Layer:
                     if word == "second":
                         after.append((code & ~DUE, pieces))
                         continue
-                    pieces = pieces + [(word, colour, number)]
+                    pieces.append((word, colour, number))
                     length = min((code & 3) + 1, LONG)
                     if word != "tile" and code & 3 == LONG:
                         length = LONG | SPARE
