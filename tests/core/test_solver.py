@@ -10,6 +10,7 @@ from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN, SABRA, TWIST
 from companion.core.referee import referee_turn
 from companion.core.solver import arrange, arrangement_hint, best_play, describe_arrangement
+from companion.core.solver_lay import _moves_within
 from companion.core.tiles import ImpossibleTilesError, all_numbered_tiles, parse_rack, parse_table
 
 
@@ -191,3 +192,13 @@ def test_a_double_joker_may_share_a_set_with_a_mirror_or_colour_change_joker() -
     mirrored = laid("R3 D R6 M R6 D R3", TWIST)
     assert [" ".join(map(str, meld)) for meld in mirrored.table] == ["R3 D R6 M R6 D R3"]
     assert laid("R5 R6 C B8 D", TWIST).possible
+
+
+def test_a_joker_may_stand_for_a_third_copy_inside_a_run() -> None:
+    # "Each joker can be used as any tile in a set" (seed 000): the sets are judged one by one
+    assert check_table(parse_table("R3 R4 R5 | R3 R4 R5 | J R6 R7")).legal
+    assert laid("R3 R4 R5 R3 R4 R5 J R6 R7").possible
+    # the search keeps any number of open runs per colour: two 6s continue two runs while a
+    # joker stands for a third 6 in a third
+    moves = _moves_within((1, 2, 2), 6, False, 2, 1, 0)
+    assert any(move[:4] == ((2, 3, 3), 2, 1, 0) for move in moves)
