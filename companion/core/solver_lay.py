@@ -126,6 +126,12 @@ def _moves_within(places: Places, number: int, doubles_exist: bool, most_tiles: 
     return tuple(sorted(found.values(), key=lambda m: (m[2] + m[3], -m[1], len(m[0]))))
 
 
+@cache
+def _with_long(places: Places) -> Places:
+    """The open runs with one more of three or more."""
+    return tuple(sorted((*places, LONG)))
+
+
 def _share(members: int) -> int:
     """Joker units (halves) each of ``members`` tiles of one group needs at least."""
     return {1: 2 * UNITS_PER_JOKER, 2: UNITS_PER_JOKER // 2}.get(members, 0)
@@ -162,6 +168,7 @@ class Layer:
                           list[int]] = {}
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
         self.need_memo: dict[tuple[int, int, Places], int] = {}
+        self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
         self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         self.weighed = any(any(row) for row in optional)
         self.path: list[tuple[object, ...]] = []
@@ -271,14 +278,17 @@ class Layer:
                 return INFINITE
         if not self.weighed or budget >= UNLIMITED:
             return 0
+        key = (number, places, units)
+        known = self.bound_memo.get(key)
+        if known is not None:
+            return known
         joint = [cost(0, number, places[0], u) for u in range(units + 1)]
         for colour in range(1, COLOUR_COUNT):
             mine = [cost(colour, number, places[colour], u) for u in range(units + 1)]
-            if mine[units] >= INFINITE:
-                return INFINITE
             joint = [min(joint[spent] + mine[u - spent] for spent in range(u + 1))
                      for u in range(units + 1)]
-        return min(joint[units], INFINITE)
+        self.bound_memo[key] = least = min(joint[units], INFINITE)
+        return least
 
     # --- the search -------------------------------------------------------------------------
 
@@ -300,9 +310,8 @@ class Layer:
             # one more run of three or more open does at least as well (it may end at
             # once): what was proved with it holds here too
             for other, mine in enumerate(places):
-                more = proved.get((number, colour, places[:other]
-                                   + (tuple(sorted(mine + (LONG,))),) + places[other + 1:],
-                                   grouped, doubles))
+                more = proved.get((number, colour, places[:other] + (_with_long(mine),)
+                                   + places[other + 1:], grouped, doubles))
                 if more is not None and max(more[jokers:]) > budget:
                     return max(more[jokers:])
         self.calls += 1
