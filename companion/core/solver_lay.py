@@ -34,7 +34,7 @@ A double joker stands for two numbers in a run and counts one tile of its length
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any, cast
 
@@ -348,24 +348,23 @@ class Layer:
         proofs[jokers] = need
         return need
 
-    def _children(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
-        """The next states, laying tiles first: in the order their cost comes (lazily, so
-        the first that succeeds spares working out the rest) or, with optional tiles,
-        cheapest first."""
+    def _children(self, state: State) -> Iterable[tuple[int, State, tuple[object, ...]]]:
+        """The next states, laying tiles first: in the order they come (lazily, so the first
+        that succeeds spares working out the rest) or, with optional tiles, cheapest first."""
         number, colour, places, grouped, jokers, doubles = state
         if colour == COLOUR_COUNT:
+            children: list[tuple[int, State, tuple[object, ...]]] = []
             for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
                 if more_jokers > jokers or more_doubles > doubles:
                     continue
                 if number != LOWEST_NUMBER and any(not group[0] for group in groups):
                     continue  # a group of jokers alone stands for any number: tried at 1
-                yield (0, (number + 1, 0, places, (), jokers - more_jokers,
-                           doubles - more_doubles), ("groups", groups))
-            return
+                children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
+                                     doubles - more_doubles), ("groups", groups)))
+            return children
         if self.weighed:
-            yield from sorted(self._colour_steps(state), key=lambda child: child[0])
-        else:
-            yield from self._colour_steps(state)
+            return sorted(self._colour_steps(state), key=lambda child: child[0])
+        return self._colour_steps(state)
 
     def _colour_steps(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
         number, colour, places, grouped, jokers, doubles = state
@@ -373,21 +372,21 @@ class Layer:
         available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
+        need = self.need
+        before, after = places[:colour], places[colour + 1:]
+        next_number = number + 1
         for move in _moves_within(places[colour], number, self.doubles_exist, available,
                                   min(jokers, 2), min(doubles, 2)):
             new_places, tiles, more_jokers, more_doubles, _words = move
             jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
             units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
+            least = need(colour, next_number, new_places)
             for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
-                left = units - group_units[in_groups]
-                if left < 0:
-                    continue
-                if self.need(colour, number + 1, new_places) > left:
+                if least > units - group_units[in_groups]:
                     continue
                 yield (weight * (available - tiles - in_groups),
-                       (number, colour + 1,
-                        places[:colour] + (new_places,) + places[colour + 1:],
-                        grouped + (in_groups,), jokers_left, doubles_left),
+                       (number, colour + 1, (*before, new_places, *after),
+                        (*grouped, in_groups), jokers_left, doubles_left),
                        ("runs", move, in_groups))
 
     def solve(self, budget: int) -> int:
