@@ -224,7 +224,8 @@ def main() -> None:
     for name, (ours_times, theirs_times) in times.items():
         print(summary(name, ours_times, theirs_times))
     total = sum(len(o) for name, (o, _t) in times.items() if name != "arrange (all)")
-    print(f"{total} instances, {len(disagreements)} different answers")
+    print(f"{total} instances, {len(disagreements)} different answers: same answer on every "
+          f"instance: {'yes' if not disagreements else 'NO'}")
     for line in disagreements:
         print("  " + line)
 

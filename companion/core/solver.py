@@ -6,27 +6,33 @@
   or the highest rack value (``goal="value"``: face value, a joker 30, what leaves the rack)
   that can be laid while the whole table stays legal. Before the initial meld only new sets
   from the rack count, they must reach the preset's minimum, and the table is not touched
-  (RULES.md "Initial meld": "may not use or touch tiles on the table").
+  (RULES.md "Initial meld": "may not use or touch tiles on the table"). ``joker_rules=True``
+  also holds the play to the referee's rules on taking a joker from the table.
 
-The search (``solver_search``) is a dynamic program over the numbers 1..13; the rules stay in
-``melds``: every set the solver answers with is judged by ``check_meld`` before it is returned.
-Numbered tiles, regular and double jokers take part fully. Mirror and colour-change jokers
-are placed first, by trying the sets the per-set rules allow for them (``solver_special``),
-smallest first; when none fits, the solver says so. A search that runs past its time limit
-answers with what it has and ``complete=False``.
+The search (``solver_lay``) is a dynamic program over the numbers 1..13 after van Rijn, Takes
+and Vis, run on the tiles as they are and mirrored (13 read as 1) in turns; before the initial
+meld, and should a spare joker fit nowhere, the older search of ``solver_search`` (the value
+laid so far in its state). The rules stay in ``melds``: every set the solver answers with is
+judged by ``check_meld`` before it is returned. Numbered tiles, regular and double jokers take
+part fully (a joker may stand for a tile whose both copies lie elsewhere). Mirror and
+colour-change jokers are placed first, by trying the sets the per-set rules allow for them
+(``solver_special``), smallest first; when none fits, the solver says so. A search that runs
+past its time limit answers with what it has and ``complete=False``.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
 from companion.core.presets import PRESSMAN, Preset
+from companion.core.referee import referee_turn
+from companion.core.solver_lay import lay
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Plan,
@@ -49,11 +55,12 @@ from companion.core.tiles import (
     check_inventory,
     format_tiles,
 )
+from companion.core.turn_verdicts import ViolationCode
 
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
 DEFAULT_TIME_LIMIT = 2.0
-REASON_TIME_LIMIT = 0.3  # looking for "the one tile too many" is a courtesy, kept short
+REASON_TIME_LIMIT = 0.1  # looking for "the one tile too many" is a courtesy, kept short
 COLOURS = tuple(Colour)
 
 
@@ -120,6 +127,13 @@ def _counts(tiles: Sequence[Tile]) -> list[list[int]]:
     return counts
 
 
+def _tally(tiles: Iterable[Tile]) -> tuple[list[list[int]], list[JokerKind]]:
+    """The tiles as counts, for comparing two lots quickly (a ``Counter`` hashes each tile)."""
+    tiles = list(tiles)
+    return _counts(tiles), sorted((t.joker for t in tiles if t.joker is not None),
+                                  key=lambda kind: kind.value)
+
+
 def _jokers(tiles: Sequence[Tile], kind: JokerKind) -> int:
     return sum(tile.joker is kind for tile in tiles)
 
@@ -139,7 +153,7 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 
 
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(_verdict(tuple(meld), preset) for meld in melds)
+    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -168,12 +182,16 @@ def _sorted_sets(melds: Sequence[Meld]) -> list[Meld]:
 class _Found:
     melds: tuple[Meld, ...]
     score: int
-    used: Counter[Tile]
     complete: bool = True
+
+    @property
+    def used(self) -> Counter[Tile]:
+        return Counter(tile for meld in self.melds for tile in meld)
 
 
 def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[str, Any],
-           minimum_value: int, preset: Preset, deadline: float) -> _Found | None:
+           minimum_value: int, preset: Preset, deadline: float,
+           most_left: int | None = None) -> _Found | None:
     """The best way to lay every required tile and some optional ones, or None."""
     best: _Found | None = None
     for placement in place_specials(required, optional, preset=preset):
@@ -181,7 +199,7 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
             raise SearchTimeout
         found = _solve_plain(placement, weight=weight,
                              minimum_value=max(0, minimum_value - placement.value),
-                             preset=preset, deadline=deadline)
+                             preset=preset, deadline=deadline, most_left=most_left)
         if found is not None and (best is None or found.score > best.score):
             best = found
             if not optional or not found.complete:
@@ -190,10 +208,14 @@ def _solve(required: Sequence[Tile], optional: Sequence[Tile], *, weight: dict[s
 
 
 def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum_value: int,
-                 preset: Preset, deadline: float) -> _Found | None:
-    """The search on what the special jokers left. It first lays only the jokers a set needs
-    and lets the spare ones join a set afterwards (far fewer ways to try); should one not
-    fit anywhere, it searches again with every joker laid by the search."""
+                 preset: Preset, deadline: float,
+                 most_left: int | None = None) -> _Found | None:
+    """The search on what the special jokers left.
+
+    After the initial meld (no minimum to reach) the dynamic program of ``solver_lay``, which
+    lays a regular joker only where a set needs it and lets a spare one join a set afterwards;
+    should a spare joker fit nowhere, or a minimum value be asked, the older search of
+    ``solver_search``, which lays every joker itself."""
     required, optional = placement.required, placement.optional
     pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
                 jokers_required=_jokers(required, JokerKind.REGULAR),
@@ -201,37 +223,52 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
                 doubles_required=_jokers(required, JokerKind.DOUBLE),
                 doubles_optional=_jokers(optional, JokerKind.DOUBLE))
     jokers = pool.jokers_required + pool.jokers_optional
-    for canonical in ((True, False) if minimum_value == 0 and jokers else (False,)):
-        found: list[Plan] = []
+    special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
+                        for tile in placement.from_optional)
+    if minimum_value == 0:
+        found_plans: list[Plan] = []
         try:
-            plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
-                          double_weight=weight["joker"], minimum_value=minimum_value,
-                          deadline=deadline, canonical=canonical, on_better=found.append)
+            plan = lay(pool.required, pool.optional, jokers=jokers,
+                       doubles=pool.doubles_required + pool.doubles_optional,
+                       doubles_required=pool.doubles_required, weights=weight["numbers"],
+                       double_weight=weight["joker"], deadline=deadline,
+                       on_better=found_plans.append, most_left=most_left)
         except SearchTimeout:
-            if not found:
+            if not found_plans:
                 raise
-            plan, complete = found[-1], False
+            plan, complete = found_plans[-1], False
         else:
             complete = True
         if plan is None:
             return None
         melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
-        spare = jokers - plan.jokers_used
-        if spare and canonical and not _attach_jokers(melds, spare, preset):
-            continue
-        used: Counter[Tile] = Counter(tile for meld in melds for tile in meld)
-        special_score = sum(weight["joker"] if tile.is_joker
-                            else weight["numbers"][tile.number or 0]
-                            for tile in placement.from_optional)
-        return _Found(melds=tuple(melds), score=plan.score + special_score, used=used,
-                      complete=complete)
-    return None
+        spare = ([Tile.of_joker(JokerKind.REGULAR)] * (jokers - plan.jokers_used)
+                 + [Tile.of_joker(JokerKind.DOUBLE)] * (pool.doubles_required
+                                                         + pool.doubles_optional
+                                                         - plan.doubles_used))
+        if not spare or _attach_jokers(melds, spare, preset):
+            return _Found(melds=tuple(melds), score=plan.score + special_score
+                          + weight["joker"] * pool.jokers_optional, complete=complete)
+    found: list[Plan] = []
+    try:
+        plan = search(pool, weights=weight["numbers"], joker_weight=weight["joker"],
+                      double_weight=weight["joker"], minimum_value=minimum_value,
+                      deadline=deadline, canonical=False, on_better=found.append)
+    except SearchTimeout:
+        if not found:
+            raise
+        plan, complete = found[-1], False
+    else:
+        complete = True
+    if plan is None:
+        return None
+    melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+    return _Found(melds=tuple(melds), score=plan.score + special_score, complete=complete)
 
 
-def _attach_jokers(melds: list[Meld], spare: int, preset: Preset) -> bool:
+def _attach_jokers(melds: list[Meld], spare: list[Tile], preset: Preset) -> bool:
     """Let each spare joker join a set it keeps legal (a run's end, a group of three)."""
-    joker = Tile.of_joker(JokerKind.REGULAR)
-    for _ in range(spare):
+    for joker in spare:
         for i, meld in enumerate(melds):
             longer = next((m for m in (meld + (joker,), (joker,) + meld)
                            if _verdict(m, preset).legal), None)
@@ -270,7 +307,7 @@ def arrange(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN,
                         "before deciding whether these tiles can be laid", False)
     if found is None:
         return Solution(False, (), (), 0, _why_not(tiles, preset, deadline), True)
-    if found.used != Counter(tiles):
+    if _tally(tile for meld in found.melds for tile in meld) != _tally(tiles):
         raise SolverError("the arrangement does not use exactly the tiles given")
     verdicts = _judge(_sorted_sets(found.melds), preset)
     return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
@@ -299,15 +336,16 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
         return (f"the solver finds no way to place the {' and the '.join(t.words for t in special)}"
                 " together: each needs tiles the other takes")
     deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
-    for tile in sorted(set(tiles), key=Tile.sort_key):
-        rest = list(tiles)
-        rest.remove(tile)
-        try:
-            if _solve(rest, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
-                      deadline=deadline) is not None:
-                return f"without {tile} ({tile.words}) the rest could be laid"
-        except SearchTimeout:
-            break
+    try:  # every tile optional: the most that can be laid leaves out the tile too many
+        found = _solve((), tiles, weight=_weights("tiles"), minimum_value=0, preset=preset,
+                       deadline=deadline, most_left=1)
+    except SearchTimeout:
+        found = None
+    if found is not None and found.complete:
+        left = Counter(tiles) - found.used
+        if sum(left.values()) == 1:
+            tile = next(iter(left))
+            return f"without {tile} ({tile.words}) the rest could be laid"
     return "every split into runs and groups leaves some tile over"
 
 
@@ -328,8 +366,12 @@ def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bo
 
 def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
               preset: Preset = PRESSMAN, opened: bool, goal: str = "tiles",
-              time_limit: float = DEFAULT_TIME_LIMIT) -> Solution:
+              time_limit: float = DEFAULT_TIME_LIMIT, joker_rules: bool = False) -> Solution:
     """The most rack tiles (or the highest value) that can be laid, the table staying legal.
+
+    ``joker_rules``: the play must also pass the referee's rules on taking a joker from the
+    table (see ``_keeping_joker_rules``); off, as the issue defines best play (and as the
+    integer-programming solvers do), any legal table counts.
 
     Raises ``ImpossibleTilesError`` when the table and rack together hold a third copy of a
     tile, and ``ValueError`` for an unknown goal.
@@ -349,6 +391,9 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
         if opened:
             found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
                            deadline=deadline)
+            if found is not None and joker_rules:
+                found = _keeping_joker_rules(tuple(tuple(m) for m in table), rack, found,
+                                             weight=weight, preset=preset, deadline=deadline)
         else:
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
@@ -378,7 +423,55 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
         if meld_value < preset.initial_meld:
             raise SolverError("the initial meld found is below the minimum")
     value = sum(tile.rack_value() for tile in played)
-    return Solution(True, verdicts, played, value, None, True)
+    return Solution(True, verdicts, played, value, None, found.complete)
+
+
+JOKER_RULES = frozenset({
+    ViolationCode.JOKER_NOT_REUSED, ViolationCode.JOKER_SET_MANIPULATED,
+    ViolationCode.JOKER_NEEDS_TWO_RACK_TILES, ViolationCode.JOKER_NOT_EXCHANGED,
+    ViolationCode.JOKER_NEEDS_BOTH_MISSING_TILES, ViolationCode.BONUS_JOKER_REPLACED_JOKER})
+"""The referee's rules on taking a joker from the table (``referee.py`` cites the seeds)."""
+
+
+def _keeping_joker_rules(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
+                         preset: Preset, deadline: float) -> _Found:
+    """The play found, unless it takes a joker from the table in a way the referee refuses
+    (seed 000: a retrieved joker must be played "to make a new set"; Sabra Way: only in
+    exchange for a tile from the rack, and a set holding a joker may not be split). Then the
+    best play that leaves every set holding a joker where it lies, each such set perhaps
+    lengthened by rack tiles the play leaves over (``R3 R4 J`` + ``R5``): a play the rules
+    always allow, though a cleverer retrieval might lay more."""
+    with_joker = [meld for meld in table if any(tile.is_joker for tile in meld)]
+    laid = Counter(_tile_key(meld) for meld in found.melds)
+    if all(laid[_tile_key(meld)] >= count
+           for meld, count in Counter(tuple(m) for m in with_joker).items()):
+        return found  # every set holding a joker is still on the table as it was
+    new_table = tuple(_sorted_sets(found.melds))
+    turn = referee_turn(table, new_table, opened=True, preset=preset, rack=rack)
+    if not any(violation.code in JOKER_RULES for violation in turn.violations):
+        return found
+    loose = [tile for meld in table if not any(t.is_joker for t in meld) for tile in meld]
+    rest = _solve(loose, rack, weight=weight, minimum_value=0, preset=preset, deadline=deadline)
+    if rest is None:
+        return found
+    kept = [tuple(meld) for meld in with_joker]
+    left_over = Counter(rack) - (rest.used - Counter(loose))
+    score = rest.score
+    for tile in sorted(left_over.elements(), key=Tile.sort_key):
+        for i, meld in enumerate(kept):
+            longer = next((m for m in (meld + (tile,), (tile,) + meld)
+                           if _verdict(m, preset).legal and referee_turn(
+                               (with_joker[i],), (m,), opened=True, preset=preset,
+                               rack=rack).legal), None)
+            if longer is not None:
+                kept[i] = longer
+                score += weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
+                break
+    return _Found(melds=tuple(kept) + rest.melds, score=score, complete=rest.complete)
+
+
+def _tile_key(meld: Meld) -> tuple[Tile, ...]:
+    return tuple(sorted(meld, key=Tile.sort_key))
 
 
 # --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------

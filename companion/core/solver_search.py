@@ -1,4 +1,8 @@
-"""The search behind the solver: a dynamic program over the numbers 1 to 13.
+"""The solver's search for the initial meld (and its fallback): a dynamic program over 1..13.
+
+``solver_lay`` lays the tiles after the initial meld; this older search, which keeps the value
+laid so far in its state, finds the initial meld, and lays every joker itself when a spare
+joker ``solver_lay`` left over fits in no set.
 
 After van Rijn, Takes and Vis, "The Complexity of Rummikub Problems" (2015): the tiles are
 taken number by number, 1 up to 13. The state after a number says, for each colour, how
@@ -16,9 +20,9 @@ Extensions used here:
   make a 2-tile set look like a run of three (RULES.md: "A set still needs 3 physical tiles");
 * before the initial meld the value laid so far is part of the state (capped at the minimum).
 
-What the search does not try (the solver says so where it matters): a joker standing for a
-third copy of a tile inside a *run* (in a group it may), and the mirror and colour-change
-jokers, which the solver places itself before calling this search.
+What this search does not try: a joker standing for a third copy of a tile inside a *run* (it
+keeps two open runs per colour; ``solver_lay`` keeps any number), and the mirror and
+colour-change jokers, which the solver places itself before calling it.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ see its docstring), smallest first, and lets the search lay the remaining tiles:
   ``R7 B7 M B7 R7``; a side is a run fragment of two or more tiles or a group fragment of two
   to four colours.
 
-Missing tiles of such a set may be regular jokers. What is not tried, and so where the solver
-answers that it found no set for the joker: a double joker, or a second mirror or colour-change
-joker, inside the same set.
+Missing tiles of such a set may be regular jokers, two missing neighbours a double joker. What
+is not tried, and so where the solver answers that it found no set for the joker: a second
+mirror or colour-change joker inside the same set.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER, Colour, JokerKin
 SPECIAL_KINDS = (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)
 LONGEST_COLOUR_CHANGE_FRAGMENT = 4
 JOKER = Tile.of_joker(JokerKind.REGULAR)
+DOUBLE = Tile.of_joker(JokerKind.DOUBLE)
+
+
+def _legal(meld: Meld, preset: Preset) -> bool:
+    return check_meld(meld, preset=preset).legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +70,14 @@ def _place(done: SpecialPlacement, todo: list[tuple[Tile, bool]],
     required, optional = Counter(done.required), Counter(done.optional)
     available = required + optional
     for shape in _shapes(special.joker):
-        tiles = _realise(shape, available)
-        if tiles is None:
+        realised = next((tiles for tiles in _realisations(shape, available)
+                         if _legal(tuple(special if t is None else t for t in tiles), preset)),
+                        None)
+        if realised is None:
             continue
+        tiles = realised
         meld = tuple(special if t is None else t for t in tiles)
         verdict = check_meld(meld, preset=preset)
-        if not verdict.legal:
-            continue
         taken = Counter(t for t in tiles if t is not None)
         from_required = taken & required
         from_optional = taken - from_required
@@ -85,24 +91,39 @@ def _place(done: SpecialPlacement, todo: list[tuple[Tile, bool]],
         yield from _place(placement, rest, preset)
 
 
-def _realise(shape: tuple[Tile | None, ...], available: Counter[Tile]) -> list[Tile | None] | None:
-    """The shape's tiles from what is available, a missing one replaced by a regular joker."""
-    left = Counter(available)
-    tiles: list[Tile | None] = []
-    for tile in shape:
+def _realisations(shape: tuple[Tile | None, ...],
+                  available: Counter[Tile]) -> Iterator[list[Tile | None]]:
+    """The shape's tiles from what is available, a missing one replaced by a regular joker
+    and two missing neighbours (two numbers of a run, or two colours of a number) perhaps by
+    one double joker (seed 003: "in a run it represents two consecutive numbers")."""
+
+    def fill(i: int, left: Counter[Tile], tiles: list[Tile | None]
+             ) -> Iterator[list[Tile | None]]:
+        if i == len(shape):
+            if not all(t in (JOKER, DOUBLE) or t is None for t in tiles):
+                yield tiles
+            return
+        tile = shape[i]
         if tile is None:
-            tiles.append(None)
-        elif left[tile]:
-            left[tile] -= 1
-            tiles.append(tile)
-        elif left[JOKER]:
-            left[JOKER] -= 1
-            tiles.append(JOKER)
-        else:
-            return None
-    if all(t == JOKER or t is None for t in tiles):
-        return None
-    return tiles
+            yield from fill(i + 1, left, tiles + [None])
+            return
+        if left[tile]:
+            yield from fill(i + 1, left - Counter([tile]), tiles + [tile])
+            return
+        if left[JOKER]:
+            yield from fill(i + 1, left - Counter([JOKER]), tiles + [JOKER])
+        after = shape[i + 1] if i + 1 < len(shape) else None
+        if left[DOUBLE] and after is not None and not left[after] and _neighbours(tile, after):
+            yield from fill(i + 2, left - Counter([DOUBLE]), tiles + [DOUBLE])
+
+    yield from fill(0, Counter(available), [])
+
+
+def _neighbours(first: Tile, second: Tile) -> bool:
+    """Whether one double joker can stand for both tiles."""
+    if first.colour == second.colour:
+        return abs((first.number or 0) - (second.number or 0)) == 1
+    return first.number == second.number
 
 
 @cache

@@ -8,7 +8,9 @@ import pytest
 
 from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN, SABRA, TWIST
+from companion.core.referee import referee_turn
 from companion.core.solver import arrange, arrangement_hint, best_play, describe_arrangement
+from companion.core.solver_lay import _moves_within
 from companion.core.tiles import ImpossibleTilesError, all_numbered_tiles, parse_rack, parse_table
 
 
@@ -158,3 +160,45 @@ def test_the_hint_is_silent_on_a_legal_table_and_shows_a_legal_arrangement() -> 
     assert cannot is not None
     assert describe_arrangement(cannot) == ("These tiles cannot all be laid: K1, R5, R6 fit in no "
                                             "run or group.")
+
+
+def test_with_the_joker_rules_a_retrieved_joker_must_make_a_new_set() -> None:
+    # "a player who retrieves a joker must play the joker on his/her current turn to make a
+    # new set" (seed 000): R5 frees the joker, which may not join K7 B7 O7 or its own run again
+    table = parse_table("R3 R4 J | K7 B7 O7")
+    rack = parse_rack("R5 R6")
+    free = best_play(table, rack, opened=True)
+    assert len(free.played) == 2
+    assert not referee_turn(table, free.table, opened=True, preset=PRESSMAN, rack=rack).legal
+    ruled = best_play(table, rack, opened=True, joker_rules=True)
+    assert [str(t) for t in ruled.played] == ["R6"]
+    assert referee_turn(table, ruled.table, opened=True, preset=PRESSMAN, rack=rack).legal
+
+
+def test_with_the_joker_rules_a_joker_exchanged_for_a_rack_tile_may_make_a_new_set() -> None:
+    # the Sabra text (seed 002): "replace the joker with his blue 5 and play the joker with the
+    # two sevens as a new group"
+    table = parse_table("B3 B4 J")
+    rack = parse_rack("B5 R7 O7")
+    for preset in (PRESSMAN, SABRA):
+        play = best_play(table, rack, opened=True, preset=preset, joker_rules=True)
+        assert len(play.played) == 3
+        assert referee_turn(table, play.table, opened=True, preset=preset, rack=rack).legal
+
+
+def test_a_double_joker_may_share_a_set_with_a_mirror_or_colour_change_joker() -> None:
+    # "It is a great tool for playing with the Double Joker." (seed 003, the Mirror Joker);
+    # "Note: A series may contain more than one Bonus Joker and/or Regular Joker." (seed 003)
+    mirrored = laid("R3 D R6 M R6 D R3", TWIST)
+    assert [" ".join(map(str, meld)) for meld in mirrored.table] == ["R3 D R6 M R6 D R3"]
+    assert laid("R5 R6 C B8 D", TWIST).possible
+
+
+def test_a_joker_may_stand_for_a_third_copy_inside_a_run() -> None:
+    # "Each joker can be used as any tile in a set" (seed 000): the sets are judged one by one
+    assert check_table(parse_table("R3 R4 R5 | R3 R4 R5 | J R6 R7")).legal
+    assert laid("R3 R4 R5 R3 R4 R5 J R6 R7").possible
+    # the search keeps any number of open runs per colour: two 6s continue two runs while a
+    # joker stands for a third 6 in a third
+    moves = _moves_within((1, 2, 2), 6, False, 2, 1, 0)
+    assert any(move[:4] == ((2, 3, 3), 2, 1, 0) for move in moves)

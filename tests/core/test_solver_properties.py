@@ -6,6 +6,7 @@ asks the core (``check_meld``) about each; best play tries every part of the rac
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -14,9 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core.melds import check_meld, check_table
-from companion.core.presets import PRESSMAN, TWIST, Preset
-from companion.core.solver import arrange, best_play
-from companion.core.tiles import Colour, JokerKind, Tile
+from companion.core.presets import PRESSMAN, SABRA, TWIST, Preset
+from companion.core.referee import referee_turn
+from companion.core.solver import _counts, _tile_of, arrange, best_play
+from companion.core.solver_lay import Layer, _mirror_plan
+from companion.core.tiles import Colour, JokerKind, Tile, parse_tiles
 
 JOKER = Tile.of_joker(JokerKind.REGULAR)
 DOUBLE = Tile.of_joker(JokerKind.DOUBLE)
@@ -186,3 +189,81 @@ def test_best_play_by_value_takes_as_much_off_the_rack_as_the_brute_force(table_
     assert solution.value == brute_best_rack_value(table_tiles, rack, PRESSMAN)
     if solution.possible:
         assert_legal_and_exact(solution, table_tiles + solution.played, PRESSMAN)
+
+
+@SETTINGS
+@given(small_tiles(low=5, jokers=1, doubles=1, most=5), small_tiles(low=5, jokers=0, doubles=1,
+                                                                    most=3))
+def test_best_play_with_double_jokers_lays_as_many_rack_tiles_as_the_brute_force(
+        table_tiles, rack) -> None:
+    # "This Bonus Joker fills in two numbers" (seed 003): Twist, double jokers on both sides
+    together = Counter(table_tiles + rack)
+    if together[DOUBLE] > 2 or max(
+            Counter(t for t in table_tiles + rack if not t.is_joker).values(), default=0) > 2:
+        return
+    splits = brute_partitions(table_tiles, TWIST)
+    if not splits:
+        return
+    solution = best_play(splits[0], rack, preset=TWIST, opened=True)
+    assert len(solution.played) == brute_best_rack_count(table_tiles, rack, TWIST)
+    if solution.possible:
+        assert_legal_and_exact(solution, table_tiles + solution.played, TWIST)
+
+
+BOX = [Tile.numbered(colour, number) for colour in Colour for number in range(1, 14)] * 2
+
+
+def _one_way(tiles: list[Tile], *, mirrored: bool) -> bool:
+    """Whether the search alone, on the tiles as they are or mirrored, lays them all."""
+    counts = _counts(tiles)
+    if mirrored:
+        counts = [[0, *row[13:0:-1]] for row in counts]
+    layer = Layer(tuple(map(tuple, counts)), tuple((0,) * 14 for _ in range(4)),
+                  jokers=sum(t.is_joker for t in tiles), doubles=0, weights=(1,) * 14,
+                  deadline=time.monotonic() + 60)
+    return layer.solve(0) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(range(len(BOX))), min_size=12, max_size=40, unique=True),
+       st.integers(0, 2))
+def test_the_search_answers_the_same_on_the_tiles_mirrored(indexes, jokers) -> None:
+    """The solver runs one search on the tiles and one on them mirrored (13 read as 1) in
+    turns; both must be exact, and an arrangement found mirrored must read back legal."""
+    tiles = [BOX[i] for i in indexes] + [JOKER] * jokers
+    forward = _one_way(tiles, mirrored=False)
+    assert forward == _one_way(tiles, mirrored=True)
+    solution = arrange(tiles, preset=PRESSMAN)
+    assert solution.possible == forward
+    if forward:
+        assert_legal_and_exact(solution, tuple(tiles), PRESSMAN)
+
+
+def test_a_plan_found_mirrored_reads_back_as_legal_sets() -> None:
+    # R1 R2 R3 | D R12 R13 and a group of 5s with a double joker, searched mirrored only
+    tiles = parse_tiles("R1 R2 R3 R12 R13 D K5 B5 D")
+    counts = _counts(tiles)
+    mirrored = tuple((0, *row[13:0:-1]) for row in counts)
+    layer = Layer(mirrored, tuple((0,) * 14 for _ in range(4)), jokers=0, doubles=2,
+                  weights=(1,) * 14, deadline=time.monotonic() + 60)
+    assert layer.solve(0) == 0
+    plan = _mirror_plan(layer.plan(0))
+    melds = [tuple(_tile_of(piece) for piece in meld) for meld in plan.sets]
+    assert check_table(melds, preset=TWIST).legal
+    assert Counter(t for meld in melds for t in meld) == Counter(tiles)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_tiles(low=3, jokers=2, most=7), small_tiles(low=3, jokers=1, most=4),
+       st.sampled_from([PRESSMAN, SABRA]))
+def test_with_the_joker_rules_every_play_passes_the_referee(table_tiles, rack, preset) -> None:
+    if Counter(table_tiles + rack)[JOKER] > 2 or max(
+            Counter(t for t in table_tiles + rack if not t.is_joker).values(), default=0) > 2:
+        return
+    splits = brute_partitions(table_tiles, preset)
+    if not splits:
+        return
+    play = best_play(splits[0], rack, opened=True, preset=preset, joker_rules=True)
+    if play.possible:
+        assert referee_turn(tuple(splits[0]), play.table, opened=True, preset=preset,
+                            rack=rack).legal

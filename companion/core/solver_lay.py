@@ -1,0 +1,551 @@
+"""The solver's main search: lay every required tile and as much of the optional ones as can be.
+
+A dynamic program over the numbers 1 to 13, after van Rijn, Takes and Vis, "The Complexity
+of Rummikub Problems" (2015). The tiles are taken number by number and, inside a number,
+colour by colour. The state says, for each colour, the runs still open (how many tiles each
+holds, counted up to 3: beyond that a run may end whenever), the tiles of this number the
+colours so far put into groups, and the jokers left. A run is open wherever a tile or a
+joker covers the number, so a colour may hold more than two open runs: a joker may stand for
+a tile whose both copies lie in other runs (seed 000: "Each joker can be used as any tile in
+a set"; ``check_meld`` judges each set alone, and so does this search).
+
+What is asked is a budget: can every required tile be laid while the optional tiles left
+unlaid weigh at most ``budget``? The search is fail-soft: a failure answers the least budget
+it proved necessary, and every state remembers that proof, so asking again with a larger
+budget (``lay``: the least budget first, until one succeeds) revisits little. A proof also
+holds for a state with fewer jokers left, or without one of its long runs. Bounds prune it:
+each colour alone, from a state on, needs some jokers and must leave some weight unlaid
+for each count of jokers it gets (a relaxation: its tiles may join any group the other
+colours' tiles could make, a group's jokers shared among its tiles); the jokers are shared
+out among the colours in the best way.
+
+Where the proof is hard depends on the direction: a joker short at 13 is found at once from
+13 down and only after every way through 1..12 from 1 up. So ``lay`` runs the search on the
+tiles as they are and mirrored (13 read as 1, a run read backwards) in turns of doubling
+length, and takes the first answer; both are exact.
+
+Regular and double jokers are laid only where a set needs them (a joker never starts a run
+below 9 — ``D D R13`` must — never ends one that was already long enough, never fills a group
+that has three tiles); a joker left over joins a set afterwards (``solver._attach_jokers``).
+A double joker stands for two numbers in a run and counts one tile of its length (seed 003:
+"Run: 2 - Double Joker - 5"), or for two colours in a group.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from typing import Any, cast
+
+from companion.core.solver_search import (
+    COLOUR_COUNT,
+    Counts,
+    GroupPlan,
+    Piece,
+    Plan,
+    SearchTimeout,
+    _group_plans,
+)
+from companion.core.tiles import HIGHEST_NUMBER, LOWEST_NUMBER
+
+LONG = 3  # "Every set on the table has at least 3 tiles" (seed 000): a run of 3 may end
+DUE = 4  # flag: a double joker's second number is due at the next number
+SPARE = 8  # flag: the run ends with a joker it did not need, so a tile must follow
+LATEST_JOKER_START = 9  # J R12 R13, D D R13: a joker starts a run only where it must
+INFINITE = 10**9
+UNLIMITED = INFINITE // 2  # a budget this large asks for any way at all
+UNITS_PER_JOKER = 2  # jokers are counted in halves: two tiles of a group may share one
+UNITS_PER_DOUBLE = 4
+
+Places = tuple[int, ...]
+"""The open runs of one colour, by code (length | flags), sorted."""
+
+State = tuple[int, int, tuple[Places, ...], tuple[int, ...], int, int]
+"""(number, colour, open runs by colour, tiles in groups so far by colour, jokers left,
+double jokers left)."""
+
+Move = tuple[Places, int, int, int, tuple[str, ...]]
+"""A colour's run moves at one number: (runs after, tiles, jokers, doubles used, what each
+run did: one word per run before, in order, then one per run started)."""
+
+
+@cache
+def _moves_within(places: Places, number: int, doubles_exist: bool, most_tiles: int,
+                  most_jokers: int, most_doubles: int) -> tuple[Move, ...]:
+    """Every way the open runs of a colour can go on at ``number``, and new runs start,
+    taking at most so many tiles, jokers and double jokers (two of each at most: what one
+    colour's number can use)."""
+    joker_start = number >= LATEST_JOKER_START
+    double_ok = doubles_exist and number < HIGHEST_NUMBER  # seed 003: never after 12
+    options: list[list[tuple[int | None, str, int, int, int]]] = []
+    for code in places:
+        length = code & 3
+        if code & DUE:
+            options.append([(code & ~DUE, "second", 0, 0, 0)])
+            continue
+        mine: list[tuple[int | None, str, int, int, int]] = []
+        if length == LONG and not code & SPARE:
+            mine.append((None, "end", 0, 0, 0))
+        longer = min(length + 1, LONG)
+        mine.append((longer, "tile", 1, 0, 0))
+        after_joker = LONG | SPARE if length == LONG else longer
+        mine.append((after_joker, "joker", 0, 1, 0))
+        if double_ok:
+            mine.append((after_joker | DUE, "double", 0, 0, 1))
+        options.append(mine)
+    found: dict[tuple[Places, int, int, int], Move] = {}
+
+    def walk(i: int, codes: list[int], words: list[str], tiles: int, jokers: int,
+             doubles: int) -> None:
+        if tiles > most_tiles or jokers > most_jokers or doubles > most_doubles:
+            return
+        if i == len(options):
+            if "end" in words:  # a run ending where another starts: one run instead
+                key = (tuple(sorted(codes)), tiles, jokers, doubles)
+                found.setdefault(key, (*key, tuple(words)))
+                return
+            for new_tiles in range(most_tiles + 1 - tiles):
+                for new_jokers in range((most_jokers + 1 - jokers) if joker_start else 1):
+                    for new_doubles in range((most_doubles + 1 - doubles)
+                                             if double_ok and joker_start else 1):
+                        new = (codes + [1] * new_tiles + [1] * new_jokers
+                               + [1 | DUE] * new_doubles)
+                        key = (tuple(sorted(new)), tiles + new_tiles, jokers + new_jokers,
+                               doubles + new_doubles)
+                        if key not in found:
+                            found[key] = (*key, tuple(words + ["tile"] * new_tiles
+                                                      + ["joker"] * new_jokers
+                                                      + ["double"] * new_doubles))
+            return
+        for code, word, tile, joker, double in options[i]:
+            walk(i + 1, codes if code is None else codes + [code], words + [word],
+                 tiles + tile, jokers + joker, doubles + double)
+
+    walk(0, [], [], 0, 0, 0)
+    return tuple(sorted(found.values(), key=lambda m: (m[2] + m[3], -m[1], len(m[0]))))
+
+
+@cache
+def _with_long(places: Places) -> Places:
+    """The open runs with one more of three or more."""
+    return tuple(sorted((*places, LONG)))
+
+
+def _share(members: int) -> int:
+    """Joker units (halves) each of ``members`` tiles of one group needs at least."""
+    return {1: 2 * UNITS_PER_JOKER, 2: UNITS_PER_JOKER // 2}.get(members, 0)
+
+
+@cache
+def _group_need(present: int, others: int, unit_cap: int) -> tuple[int, int, int]:
+    """Joker units (halves) one or two tiles of a colour need in groups, when ``present``
+    other colours hold ``others`` tiles of the number. Two tiles of a colour lie in two
+    groups, sharing the other colours' tiles."""
+    one = _share(1 + present)
+    two = min((_share(1 + a) + _share(1 + b) for a in range(present + 1)
+               for b in range(present + 1) if a + b <= others), default=INFINITE)
+    return (0, one if one <= unit_cap else INFINITE, two if two <= unit_cap else INFINITE)
+
+
+class Layer:
+    """One search: the pool, the weights, the remembered proofs."""
+
+    def __init__(self, required: Counts, optional: Counts, *, jokers: int, doubles: int,
+                 weights: tuple[int, ...], deadline: float) -> None:
+        self.required = required
+        self.optional = optional
+        self.available = tuple(tuple(r + o for r, o in zip(row_r, row_o))
+                               for row_r, row_o in zip(required, optional))
+        self.jokers = jokers
+        self.doubles = doubles
+        self.weights = weights
+        self.deadline = deadline
+        self.doubles_exist = doubles > 0
+        self.joker_cap = min(jokers, 2)
+        self.double_cap = min(doubles, 2)
+        self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
+                          list[int]] = {}
+        self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
+        self.need_memo: dict[tuple[int, int, Places], int] = {}
+        self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
+        self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        self.weighed = any(any(row) for row in optional)
+        self.path: list[tuple[object, ...]] = []
+        self.calls = 0
+        self.limit = INFINITE
+        self.group_units = self._group_units()
+
+    def _group_units(self) -> list[list[tuple[int, int, int]]]:
+        """For each colour and number: joker units (halves) its 0, 1 or 2 tiles in groups
+        need at least (``INFINITE``: no group could hold them, even with every joker)."""
+        unit_cap = UNITS_PER_JOKER * self.jokers + UNITS_PER_DOUBLE * self.doubles
+        nothing = (0, INFINITE, INFINITE)
+        table = [[nothing] for _ in range(COLOUR_COUNT)]
+        for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
+            column = [row[number] for row in self.available]
+            present = sum(1 for here in column if here)
+            everything = sum(column)
+            for colour, here in enumerate(column):
+                table[colour].append(_group_need(present - (here > 0), everything - here,
+                                                 unit_cap))
+        for row in table:
+            row.append(nothing)
+        return table
+
+    # --- bounds: one colour alone -----------------------------------------------------------
+
+    def cost(self, colour: int, number: int, places: Places, units: int) -> int:
+        """The least weight of this colour's optional tiles from ``number`` on left unlaid,
+        with ``units`` joker halves to spend on its runs and its share of groups
+        (``INFINITE``: its runs cannot all close)."""
+        key = (colour, number, places, units)
+        known = self.cost_memo.get(key)
+        if known is not None:
+            return known
+        if number > HIGHEST_NUMBER:
+            result = 0 if all(code == LONG for code in places) else INFINITE
+        else:
+            required = self.required[colour][number]
+            available = self.available[colour][number]
+            weight = self.weights[number]
+            group_units = self.group_units[colour][number]
+            result = INFINITE
+            for new_places, tiles, jokers, doubles, _words in _moves_within(
+                    places, number, self.doubles_exist, available, self.joker_cap,
+                    self.double_cap):
+                left = units - UNITS_PER_JOKER * jokers - UNITS_PER_DOUBLE * doubles
+                if left < 0:
+                    continue
+                for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                    if group_units[in_groups] > left:
+                        continue
+                    skipped = weight * (available - tiles - in_groups)
+                    if skipped >= result:
+                        continue
+                    later = self.cost(colour, number + 1, new_places,
+                                      left - group_units[in_groups])
+                    result = min(result, later + skipped)
+                if result == 0:
+                    break
+        self.cost_memo[key] = result
+        return result
+
+    def need(self, colour: int, number: int, places: Places) -> int:
+        """The least joker units (halves) this colour needs from ``number`` on to lay all its
+        required tiles, on its runs and its share of groups (``INFINITE``: it cannot)."""
+        key = (colour, number, places)
+        known = self.need_memo.get(key)
+        if known is not None:
+            return known
+        if number > HIGHEST_NUMBER:
+            result = 0 if all(code == LONG for code in places) else INFINITE
+        else:
+            required = self.required[colour][number]
+            available = self.available[colour][number]
+            group_units = self.group_units[colour][number]
+            result = INFINITE
+            for new_places, tiles, jokers, doubles, _words in _moves_within(
+                    places, number, self.doubles_exist, available, self.joker_cap,
+                    self.double_cap):
+                spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+                if spent >= result or spent > self.units:
+                    continue
+                in_groups = max(0, required - tiles)  # optional tiles may stay on the rack
+                if in_groups > 2:
+                    continue
+                spent += group_units[in_groups]
+                if spent >= result:
+                    continue
+                result = min(result, spent + self.need(colour, number + 1, new_places))
+                if result == 0:
+                    break
+        self.need_memo[key] = result
+        return result
+
+    def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int,
+              budget: int) -> int:
+        """The least budget any way on from this number's start needs (``INFINITE``: none).
+
+        Each colour alone leaves some weight unlaid for each number of joker units it may
+        spend; the units are shared out among the colours in the best way (a min-plus sum)."""
+        units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        cost = self.cost
+        needed = 0
+        for colour in range(COLOUR_COUNT):
+            needed += self.need(colour, number, places[colour])
+            if needed > units:
+                return INFINITE
+        if not self.weighed or budget >= UNLIMITED:
+            return 0
+        key = (number, places, units)
+        known = self.bound_memo.get(key)
+        if known is not None:
+            return known
+        joint = [cost(0, number, places[0], u) for u in range(units + 1)]
+        for colour in range(1, COLOUR_COUNT):
+            mine = [cost(colour, number, places[colour], u) for u in range(units + 1)]
+            joint = [min(joint[spent] + mine[u - spent] for spent in range(u + 1))
+                     for u in range(units + 1)]
+        self.bound_memo[key] = least = min(joint[units], INFINITE)
+        return least
+
+    # --- the search -------------------------------------------------------------------------
+
+    def reach(self, state: State, budget: int) -> int:
+        """The least budget this state needs, as far as proved: a result at most ``budget``
+        means success (the choices are on ``self.path``, last first)."""
+        number, colour, places, grouped, jokers, doubles = state
+        # a state with more jokers left does at least as well (a spare joker joins a set
+        # afterwards): what was proved for one with as many or more holds here too
+        key = (number, colour, places, grouped, doubles)
+        proved = self.proved
+        known = 0
+        if proved:
+            proofs = proved.get(key)
+            if proofs is not None:
+                known = max(proofs[jokers:])
+                if known > budget:
+                    return known
+            # one more run of three or more open does at least as well (it may end at
+            # once): what was proved with it holds here too
+            for other, mine in enumerate(places):
+                more = proved.get((number, colour, places[:other] + (_with_long(mine),)
+                                   + places[other + 1:], grouped, doubles))
+                if more is not None and max(more[jokers:]) > budget:
+                    return max(more[jokers:])
+        self.calls += 1
+        if self.calls > self.limit:
+            raise _Paused
+        if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
+            raise SearchTimeout
+        if colour == 0:
+            if number > HIGHEST_NUMBER:
+                if all(code == LONG for mine in places for code in mine):
+                    return 0
+                return self._proved(key, jokers, INFINITE)
+            least = self.bound(number, places, jokers, doubles, budget)
+            if least > budget:
+                return self._proved(key, jokers, least)
+        need = INFINITE
+        for skipped, child, choice in self._children(state):
+            if skipped > budget:
+                need = min(need, skipped)
+                continue
+            found = self.reach(child, budget - skipped) + skipped
+            if found <= budget:
+                self.path.append(choice)
+                return found
+            need = min(need, found)
+        return self._proved(key, jokers, max(need, known))
+
+    def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
+                jokers: int, need: int) -> int:
+        """Remember that the state needs at least ``need``; answer it."""
+        proofs = self.proved.get(key)
+        if proofs is None:
+            proofs = self.proved[key] = [0] * (self.jokers + 1)
+        proofs[jokers] = need
+        return need
+
+    def _children(self, state: State) -> Iterable[tuple[int, State, tuple[object, ...]]]:
+        """The next states, laying tiles first: in the order they come (lazily, so the first
+        that succeeds spares working out the rest) or, with optional tiles, cheapest first."""
+        number, colour, places, grouped, jokers, doubles = state
+        if colour == COLOUR_COUNT:
+            children: list[tuple[int, State, tuple[object, ...]]] = []
+            for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
+                if more_jokers > jokers or more_doubles > doubles:
+                    continue
+                if number != LOWEST_NUMBER and any(not group[0] for group in groups):
+                    continue  # a group of jokers alone stands for any number: tried at 1
+                children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
+                                     doubles - more_doubles), ("groups", groups)))
+            return children
+        if self.weighed:
+            return sorted(self._colour_steps(state), key=lambda child: child[0])
+        return self._colour_steps(state)
+
+    def _colour_steps(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
+        number, colour, places, grouped, jokers, doubles = state
+        required = self.required[colour][number]
+        available = self.available[colour][number]
+        weight = self.weights[number]
+        group_units = self.group_units[colour][number]
+        need = self.need
+        before, after = places[:colour], places[colour + 1:]
+        next_number = number + 1
+        for move in _moves_within(places[colour], number, self.doubles_exist, available,
+                                  min(jokers, 2), min(doubles, 2)):
+            new_places, tiles, more_jokers, more_doubles, _words = move
+            jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
+            units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
+            least = need(colour, next_number, new_places)
+            for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                if least > units - group_units[in_groups]:
+                    continue
+                yield (weight * (available - tiles - in_groups),
+                       (number, colour + 1, (*before, new_places, *after),
+                        (*grouped, in_groups), jokers_left, doubles_left),
+                       ("runs", move, in_groups))
+
+    def solve(self, budget: int) -> int:
+        self.path = []
+        start: State = (LOWEST_NUMBER, 0, ((),) * COLOUR_COUNT, (), self.jokers, self.doubles)
+        return self.reach(start, budget)
+
+    def plan(self, score: int) -> Plan:
+        """Lay the sets the last successful ``solve`` chose."""
+        choices = cast(list[tuple[Any, ...]], list(reversed(self.path)))
+        runs: list[list[tuple[int, list[Piece]]]] = [[] for _ in range(COLOUR_COUNT)]
+        sets: list[tuple[Piece, ...]] = []
+        used = [[0] * (HIGHEST_NUMBER + 1) for _ in range(COLOUR_COUNT)]
+        jokers = doubles = 0
+        step = 0
+        for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
+            for colour in range(COLOUR_COUNT):
+                kind, move, in_groups = choices[step]
+                step += 1
+                assert kind == "runs"
+                new_places, tiles, more_jokers, more_doubles, words = cast(Move, move)
+                jokers += more_jokers
+                doubles += more_doubles
+                used[colour][number] += tiles + in_groups
+                old = runs[colour]
+                after: list[tuple[int, list[Piece]]] = []
+                for i, word in enumerate(words):
+                    code, pieces = old[i] if i < len(old) else (0, [])
+                    if word == "end":
+                        sets.append(tuple(pieces))
+                        continue
+                    if word == "second":
+                        after.append((code & ~DUE, pieces))
+                        continue
+                    pieces.append((word, colour, number))
+                    length = min((code & 3) + 1, LONG)
+                    if word != "tile" and code & 3 == LONG:
+                        length = LONG | SPARE
+                    code = length | DUE if word == "double" else length
+                    after.append((code, pieces))
+                after.sort(key=lambda run: run[0])
+                assert tuple(code for code, _ in after) == new_places
+                runs[colour] = after
+            kind, groups = choices[step]
+            step += 1
+            assert kind == "groups"
+            for members, group_jokers, group_doubles in cast(GroupPlan, groups):
+                sets.append(tuple([("tile", c, number) for c in members]
+                                  + [("joker", None, number)] * group_jokers
+                                  + [("double", None, number)] * group_doubles))
+                jokers += group_jokers
+                doubles += group_doubles
+        for colour_runs in runs:
+            for _code, pieces in colour_runs:
+                sets.append(tuple(pieces))
+        return Plan(score=score, sets=tuple(sets),
+                    used=tuple(tuple(row) for row in used), jokers_used=jokers,
+                    doubles_used=doubles)
+
+
+class _Paused(Exception):
+    """A search used up its share of steps; its proofs so far are kept for its next turn."""
+
+
+FIRST_SHARE = 200  # steps a direction gets on its first turn; each turn doubles it
+
+
+def _mirrored(counts: Counts) -> Counts:
+    return tuple((0, *row[HIGHEST_NUMBER:0:-1]) for row in counts)
+
+
+def _mirror_plan(plan: Plan) -> Plan:
+    """A plan for the mirrored tiles (13 read as 1) read back: runs reversed, a double joker
+    in a run now starting at the other of its two numbers."""
+    top = HIGHEST_NUMBER + LOWEST_NUMBER
+    sets = []
+    for meld in plan.sets:
+        pieces = []
+        for kind, colour, number in reversed(meld):
+            first = top - number - (1 if kind == "double" and colour is not None else 0)
+            pieces.append((kind, colour, first))
+        sets.append(tuple(pieces))
+    return Plan(score=plan.score, sets=tuple(sets), used=_mirrored(plan.used),
+                jokers_used=plan.jokers_used, doubles_used=plan.doubles_used)
+
+
+class _Race:
+    """The same search run on the tiles as they are and mirrored (13 read as 1), in turns.
+
+    Which way round proves a thing quickly depends on the tiles (where the jokers are
+    scarce, say): each direction gets turns of doubling length until one answers; both are
+    exact, and each keeps its proofs between turns. The mirrored search is set up only when
+    the first turn does not answer."""
+
+    def __init__(self, forward: Layer, backward: Callable[[], Layer]) -> None:
+        self.layers = [forward]
+        self.make_backward = backward
+        self.share = FIRST_SHARE
+        self.winner = 0
+
+    def solve(self, budget: int) -> int:
+        while True:
+            for index, layer in enumerate(self.layers):
+                layer.limit = layer.calls + self.share
+                try:
+                    found = layer.solve(budget)
+                except _Paused:
+                    continue
+                self.winner = index
+                return found
+            if len(self.layers) == 1:
+                self.layers.append(self.make_backward())
+            else:
+                self.share *= 2
+
+    def plan(self, score: int) -> Plan:
+        plan = self.layers[self.winner].plan(score)
+        return _mirror_plan(plan) if self.winner else plan
+
+
+def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
+        doubles_required: int, weights: tuple[int, ...], double_weight: int, deadline: float,
+        on_better: Callable[[Plan], None] | None = None,
+        most_left: int | None = None) -> Plan | None:
+    """The plan leaving the least weight of optional tiles unlaid, or None when the required
+    tiles cannot all be laid (or, given ``most_left``, not while leaving at most that much).
+    ``Plan.score`` is the weight of the optional tiles laid (every regular joker counts as
+    laid: a spare one joins a set afterwards).
+
+    First any plan (the search tries laying tiles first, so it is a good one), handed to
+    ``on_better``; then the least budget the search has not disproved, until one succeeds.
+    Raises ``SearchTimeout`` when ``time.monotonic()`` passes ``deadline``.
+    """
+    def layer(required: Counts, optional: Counts, weights: tuple[int, ...]) -> Layer:
+        return Layer(required, optional, jokers=jokers, doubles=doubles, weights=weights,
+                     deadline=deadline)
+
+    race = _Race(layer(required, optional, weights),
+                 lambda: layer(_mirrored(required), _mirrored(optional),
+                               (weights[0], *weights[HIGHEST_NUMBER:0:-1])))
+    total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
+             + double_weight * (doubles - doubles_required))
+    best = None
+    if most_left is None:
+        first = race.solve(INFINITE - 1)  # any way at all: whether the table can be kept
+        if first >= INFINITE:
+            return None
+        best = race.plan(total - first)
+        if on_better is not None:
+            on_better(best)
+    else:
+        first = most_left + 1
+    budget = 0
+    while budget < first:
+        found = race.solve(budget)
+        if found <= budget:
+            best = race.plan(total - found)
+            if on_better is not None:
+                on_better(best)
+            break
+        budget = found
+    return best
