@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.core.scoring import ENDING_WORDS
 from companion.web.live import qr
 from companion.web.live.state import (
     edit_key_for_page,
@@ -20,6 +20,7 @@ from companion.web.live.state import (
 )
 from companion.web.models import ScoreSession
 from companion.web.scores.sheets import SheetView
+from companion.web.scores.words import ending_words
 
 bp = Blueprint("live", __name__)
 
@@ -39,13 +40,13 @@ def tv(session_id: str) -> str:
     """The standings for a shared screen: big, dark, no buttons; updates itself live."""
     score_session = find_session(session_id)
     if score_session is None:
-        abort(404, description=f"There is no score session {session_id}.")
+        abort(404, description=gettext("There is no score session %(id)s.", id=session_id))
     view_link = url_for("scores.view_sheet", session_id=session_id, _external=True)
     games = score_session.json["games"]
     return render_template("live/tv.html", score_session=score_session,
                            sheet=score_session.sheet, view_link=view_link,
                            ending_words={ending.value: words
-                                         for ending, words in ENDING_WORDS.items()},
+                                         for ending, words in ending_words().items()},
                            last_game=games[-1] if games else None)
 
 
@@ -158,5 +159,5 @@ def offline_queue(score_session: ScoreSession | SheetView, number: int) -> str:
         "session_api": url_for("scores_api.get_session", session_id=ref),
         "sheet": url_for("scores.score_sheet", session_id=ref),
         "key": edit_key_for_page(score_session),
-        "endings": {ending.value: words for ending, words in ENDING_WORDS.items()},
+        "endings": {ending.value: words for ending, words in ending_words().items()},
     })
