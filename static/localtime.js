@@ -1,6 +1,6 @@
 // Times are written by the server in UTC (<time datetime="...Z">07 Mar 19:42:05 UTC</time>) so
 // the page reads right without JavaScript; here each is rewritten to the viewer's own clock, in
-// the browser's language and time zone. The UTC text stays in the tooltip.
+// the page's language and the browser's time zone. The UTC text stays in the tooltip.
 // data-local-format="long" spells the date out (the printed sheet's heading).
 (function () {
   "use strict";
@@ -15,6 +15,6 @@
     if (Number.isNaN(moment.getTime())) return;
     if (!time.title) time.title = time.textContent.trim();
     time.textContent = moment.toLocaleString(
-      undefined, FORMATS[time.dataset.localFormat] || FORMATS.short);
+      document.documentElement.lang || undefined, FORMATS[time.dataset.localFormat] || FORMATS.short);
   });
 })();

@@ -161,3 +161,58 @@ def offline_queue(score_session: ScoreSession | SheetView, number: int) -> str:
         "key": edit_key_for_page(score_session),
         "endings": {ending.value: words for ending, words in ending_words().items()},
     })
+
+
+@bp.app_template_global()
+def script_texts() -> dict[str, str]:
+    """The sentences the score pages' scripts show (offline.js, live.js, rack_photo.js), in the
+    page's language: base.html puts them in a JSON data block (no inline script), the scripts
+    fill in the ``{placeholders}``. Kept here so the scripts hold no sentence of their own."""
+    return {
+        # live.js
+        "edit_older": gettext("Game {number} is not the last game (game {last} is). Edit game "
+                              "{number} anyway?"),
+        # offline.js
+        "saved_at": gettext(" (saved {when})"),
+        "banner_copy": gettext("Offline: this page as this phone last showed it{saved}. Games "
+                               "you record are kept here and sent when the connection returns."),
+        "banner": gettext("Offline: games you record are kept on this phone and sent when the "
+                          "connection returns."),
+        "keep_failed": gettext("This phone could not keep the game ({error}): it stays in the "
+                               "form."),
+        "offline_post": gettext("Offline: this can be sent when the connection returns. What "
+                                "you typed stays here."),
+        "points": gettext("{points} points"),
+        "plus_jokers": gettext("+ {jokers} jokers"),
+        "won": gettext("{name} won"),
+        "not_known": gettext("not known on this phone"),
+        "waiting": gettext("Game {number}: waiting to be sent (pending)"),
+        "conflict": gettext("Game {number}: recorded on two phones: which is right?"),
+        "refused": gettext("Game {number}: not recorded: {message}"),
+        "mine": gettext("This phone (typed offline): {line}"),
+        "theirs": gettext("The other phone: {line}"),
+        "keep_theirs": gettext("Keep the other phone's game {number}"),
+        "use_mine": gettext("Use this phone's for game {number}"),
+        "add_next": gettext("Both were played: add this one as the next game"),
+        "correct": gettext("Correct it in the form"),
+        "discard": gettext("Discard it"),
+        "pending_title": gettext("Recorded on this phone, not on the sheet yet"),
+        "drop_confirm": gettext("Drop what this phone typed for game {number}?"),
+        "failed": gettext("That did not work ({error}): nothing was dropped."),
+        "server_refused": gettext("the server refused it ({status})"),
+        # rack_photo.js
+        "photo_read": gettext("Tiles read: {count} · rack value {value}"),
+        "photo_jokers": gettext("jokers included: {count}"),
+        "photo_ignored": gettext("tiles off the rack left out: {count}"),
+        "photo_check": gettext("Check the tiles, then record the game."),
+        "photo_unsure": gettext("Not sure of:"),
+        "photo_unsure_tile": gettext("Tile {position}, {percent} sure: tap to select it in the "
+                                     "rack field"),
+        "photo_reading": gettext("Reading the photo…"),
+        "photo_not_read": gettext("Photo not read: {error}"),
+        "photo_unreadable": gettext("the photo could not be read ({status})"),
+        "photo_kept": gettext("Kept: this photo and your corrected tiles will help train the "
+                              "reader. Thank you."),
+        "photo_not_kept": gettext("Not kept: {error}"),
+        "photo_not_kept_reason": gettext("not kept"),
+    }
