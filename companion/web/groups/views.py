@@ -10,6 +10,7 @@ the league and the players, without starting sessions, export or the share links
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from flask import (
@@ -97,6 +98,37 @@ def group_refusal(error: service.GroupError) -> str:
         return str(error)
     return gettext("Give the group a name of at most %(most)s characters, without control "
                    "characters.", most=service.MAX_GROUP_NAME)
+
+
+WHERE_IN_FILE = re.compile(r"(?:(group|session) (\d+)(?: \((.*)\))?)?(?:, )?(?:game (\d+))?")
+
+
+def import_refusal(error: transfer.ImportRefused) -> str:
+    """Where in the file and, for the refusals a person meets (already imported, not an
+    export), what, in the page's language; a fault in the file's JSON keeps its English
+    words (it names the file's keys)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return str(error)
+    message = {"group_here": gettext("this group is already here"),
+               "session_here": gettext("this session is already here"),
+               "not_an_export": gettext("this is not a file exported from Companion"),
+               }.get(error.code or "", error.message)
+    if error.where == "the file":
+        return message
+    place = WHERE_IN_FILE.fullmatch(error.where)
+    if place is None or not error.where:
+        return str(error)
+    kind, number, name, game = place.groups()
+    parts = []
+    if kind == "group":
+        parts.append(gettext("group %(number)s", number=number))
+    elif kind == "session":
+        parts.append(gettext("session %(number)s", number=number))
+    if name:
+        parts[-1] += f" ({name})"
+    if game:
+        parts.append(gettext("game %(number)s", number=game))
+    return f"{', '.join(parts)}: {message}"
 
 
 # Groups ----------------------------------------------------------------------------------
@@ -231,7 +263,8 @@ def import_file() -> BaseResponse | tuple[str, int]:
             form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
         except transfer.ImportRefused as error:
             db.session.rollback()
-            form.file.errors = [gettext("Nothing was imported. %(error)s", error=error)]
+            form.file.errors = [gettext("Nothing was imported. %(error)s",
+                                        error=import_refusal(error))]
         else:
             imported = ngettext("Imported %(num)s group", "Imported %(num)s groups", groups)
             flash(ngettext("%(groups)s and %(num)s session. Open a group through its link "
