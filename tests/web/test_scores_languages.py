@@ -92,6 +92,7 @@ def words_in(text: str, names: tuple[str, ...]) -> str:
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"[\w-]{16,}", " ", text)  # a session's or group's public id
     text = re.sub(r"\b[KRBOJDMC]\d{0,2}\b", " ", text)  # tile notation
     return " ".join(re.findall(r"[^\W\d_]{3,}", text))
 
