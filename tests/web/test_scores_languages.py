@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,10 +20,21 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.core.presets import PRESETS
+from companion.core.presets import PRESETS, get_preset
+from companion.core.racks import Rack
+from companion.core.scoring import (
+    ScoringError,
+    check_paper_scores,
+    check_players,
+    check_rounds,
+    score_exhausted,
+    score_went_out,
+)
+from companion.core.tiles import parse_rack
 from companion.web import create_app
 from companion.web.extensions import db
 from companion.web.languages import LANGUAGES, TRANSLATIONS
+from companion.web.scores.words import SENTENCES, refusal
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 PLAYERS = ("Alexandrina", "Bartholomew", "Christabella", "Maximiliano")
@@ -318,3 +329,81 @@ def test_every_new_message_is_translated_in_every_language() -> None:
             for string in strings:
                 found = sorted(set(re.findall(r"%\(\w+\)s|\{\w+\}", string)) - {"%(num)s"})
                 assert found == wanted, f"{language}: “{string}” changes the placeholders"
+
+
+def test_wtforms_own_messages_in_a_game_line_are_in_the_pages_language(
+        client: FlaskClient) -> None:
+    german(client)
+    started = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                               "rounds": 1, "preset": "pressman"})
+    session_id = started.location.rstrip("/").rsplit("/", 1)[1]
+    refused = client.post(f"/scores/{session_id}/games/new", data={
+        "ending": "out", "winner": "Ann", "lines-1-total": "zwölf", "lines-1-jokers": "9"})
+    assert refused.status_code == 422
+    assert "Keine gültige, ganze Zahl." in refused.text
+    assert "Zahl muss zwischen 0 und 8 liegen." in refused.text
+    assert 'value="zwölf"' in refused.text
+
+
+def test_every_refusal_code_of_the_score_keeper_has_its_sentence() -> None:
+    """A code raised by the core's scoring or the service without a sentence would fall back
+    to English on every page: each one is listed in words.SENTENCES."""
+    root = Path(__file__).resolve().parents[2] / "companion"
+    sources = [root / "core" / "scoring.py", root / "web" / "scores" / "service.py"]
+    raised = {code for source in sources
+              for code in re.findall(r'code="(\w+)"', source.read_text(encoding="utf-8"))}
+    raised |= {"tie", "unbalanced", "no_plus_score", "several_plus"}  # set by the classes
+    assert raised and raised <= set(SENTENCES), raised - set(SENTENCES)
+
+
+def rack(text: str) -> Rack:
+    return Rack.of_tiles(parse_rack(text))
+
+
+PRESSMAN = get_preset("pressman")
+REFUSALS: list[tuple[str, Callable[[], object]]] = [
+    ("winner_rack_not_empty", lambda: score_went_out(
+        ["Ann", "Bob"], "Ann", {"Ann": rack("K5"), "Bob": rack("R1")}, preset=PRESSMAN)),
+    ("rack_missing", lambda: score_went_out(["Ann", "Bob"], "Ann", {}, preset=PRESSMAN)),
+    ("rack_empty", lambda: score_went_out(["Ann", "Bob"], "Ann", {"Bob": rack("")},
+                                          preset=PRESSMAN)),
+    ("not_a_player", lambda: score_went_out(["Ann", "Bob"], "Cyd", {}, preset=PRESSMAN)),
+    ("impossible_tiles", lambda: score_went_out(
+        ["Ann", "Bob", "Cyd"], "Ann", {"Bob": rack("K5 K5"), "Cyd": rack("K5")},
+        preset=PRESSMAN)),
+    ("too_many_jokers", lambda: score_went_out(
+        ["Ann", "Bob", "Cyd"], "Ann", {"Bob": Rack.of_total(10, 2), "Cyd": Rack.of_total(5, 1)},
+        preset=PRESSMAN)),
+    ("negative_total", lambda: score_went_out(["Ann", "Bob"], "Ann",
+                                              {"Bob": Rack.of_total(-3, 0)}, preset=PRESSMAN)),
+    ("tie", lambda: score_exhausted(["Ann", "Bob"], {"Ann": rack("K5"), "Bob": rack("R2 R3")},
+                                    preset=PRESSMAN)),
+    ("cannot_win", lambda: score_exhausted(["Ann", "Bob"], {"Ann": rack("K5"), "Bob": rack("R9")},
+                                           preset=PRESSMAN, winner="Bob")),
+    ("unbalanced", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 12, "Bob": -10})),
+    ("no_plus_score", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": -2, "Bob": -10})),
+    ("several_plus", lambda: check_paper_scores(["Ann", "Bob", "Cyd"],
+                                                {"Ann": 2, "Bob": 10, "Cyd": -12})),
+    ("not_the_winner", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 5, "Bob": -5},
+                                                  winner="Bob")),
+    ("score_missing", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 5})),
+    ("name_twice", lambda: check_players(["Ann", "ann"])),
+    ("player_count", lambda: check_players(["Ann"])),
+    ("name_too_long", lambda: check_players(["A" * 40, "Bob"])),
+    ("rounds_range", lambda: check_rounds(0)),
+]
+
+
+@pytest.mark.parametrize(("code", "refuse"), REFUSALS, ids=[code for code, _ in REFUSALS])
+def test_each_refusal_is_said_in_german_with_its_numbers_and_names(
+        app: Flask, code: str, refuse: Callable[[], object]) -> None:
+    with pytest.raises(ScoringError) as refused:
+        refuse()
+    assert refused.value.code == code
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        german_text = refusal(refused.value)
+    with app.test_request_context():
+        assert refusal(refused.value) == str(refused.value)  # English: the core's own words
+    assert german_text != str(refused.value)
+    for number in re.findall(r"\d+", str(refused.value)):
+        assert number in german_text, (number, german_text)

@@ -8,6 +8,7 @@ import secrets
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.i18n import translations as wtforms_translations
 from wtforms import (
     FieldList,
     Form,
@@ -108,6 +109,13 @@ def signed_whole_number(_form: Form, field: StringField) -> None:
 
 class PlayerLineForm(Form):
     """One player's line in a game: the rack as tiles, or a total and jokers; or a score."""
+
+    class Meta:
+        """A plain form inside the game form: WTForms' own messages ("Not a valid integer
+        value.") in the page's language, as a FlaskForm says them; no CSRF token of its own."""
+
+        def get_translations(self, form: Form) -> object:
+            return wtforms_translations
 
     rack = StringField(_l("Tiles left"), validators=[rack_notation],
                        render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
