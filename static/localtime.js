@@ -10,11 +10,16 @@
     long: { weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit",
             minute: "2-digit", timeZoneName: "short" },
   };
+  // The page's language, in the browser's own variant of it when it has one (en-GB, de-AT).
+  const language = document.documentElement.lang;
+  const LOCALE = (navigator.languages || [navigator.language]).find(function (locale) {
+    return locale && locale.split("-")[0] === language;
+  }) || language || undefined;
   document.querySelectorAll("time[datetime$='Z']").forEach(function (time) {
     const moment = new Date(time.getAttribute("datetime"));
     if (Number.isNaN(moment.getTime())) return;
     if (!time.title) time.title = time.textContent.trim();
     time.textContent = moment.toLocaleString(
-      document.documentElement.lang || undefined, FORMATS[time.dataset.localFormat] || FORMATS.short);
+      LOCALE, FORMATS[time.dataset.localFormat] || FORMATS.short);
   });
 })();

@@ -48,8 +48,11 @@
     const stamp = Number(root.dataset.offlineCopy);
     if (!stamp) return "";
     const when = new Date(stamp);
-    return say("saved_at", { when: when.toLocaleDateString(root.lang || undefined) + " " +
-      when.toLocaleTimeString(root.lang || [], { hour: "2-digit", minute: "2-digit" }) });
+    const locale = (navigator.languages || [navigator.language]).find(function (each) {
+      return each && each.split("-")[0] === root.lang;
+    }) || root.lang || undefined;
+    return say("saved_at", { when: when.toLocaleDateString(locale) + " " +
+      when.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" }) });
   }
 
   function showOfflineBanner() {

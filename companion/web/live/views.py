@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, render_templat
 from flask_babel import gettext
 from markupsafe import Markup
 
+from companion.web.languages import RIGHT_TO_LEFT, current_language
 from companion.web.live import qr
 from companion.web.live.state import (
     edit_key_for_page,
@@ -60,10 +61,12 @@ def manifest() -> Response:
                 "type": kind, "purpose": purpose}
 
     body = {
-        "name": f"{APP_NAME}: Rummikub score keeper and referee",
+        "name": gettext("%(app)s: Rummikub score keeper and referee", app=APP_NAME),
         "short_name": APP_NAME,
-        "description": "Keep the score of an evening, check the sets, referee a turn, time "
-                       "the turns: on every phone at the table, online or not.",
+        "description": gettext("Keep the score of an evening, check the sets, referee a turn, "
+                               "time the turns: on every phone at the table, online or not."),
+        "lang": current_language(),
+        "dir": "rtl" if current_language() in RIGHT_TO_LEFT else "ltr",
         "id": "/",
         "start_url": url_for("check.home"),
         "scope": "/",
@@ -74,10 +77,12 @@ def manifest() -> Response:
         "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
                   icon("icon-maskable-512.png", "512x512", "maskable"),
                   icon("icon.svg", "any")],
-        "shortcuts": [{"name": "Scores", "url": url_for("scores.session_list")},
-                      {"name": "Turn timer", "url": url_for("turns.timer")}],
+        "shortcuts": [{"name": gettext("Scores"), "url": url_for("scores.session_list")},
+                      {"name": gettext("Turn timer"), "url": url_for("turns.timer")}],
     }
-    return Response(json.dumps(body, indent=1), mimetype="application/manifest+json")
+    return Response(json.dumps(body, indent=1, ensure_ascii=False),
+                    mimetype="application/manifest+json",
+                    headers={"Vary": "Cookie, Accept-Language"})
 
 
 @bp.get("/sw.js")
