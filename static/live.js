@@ -7,6 +7,16 @@
 (function () {
   "use strict";
 
+  // The page's sentences in its language (templates/live/_text.html), "{name}" filled in.
+  function say(key, values) {
+    const block = document.getElementById("companion-text");
+    let texts = {};
+    try { texts = JSON.parse(block ? block.dataset.text : "{}"); } catch (error) { texts = {}; }
+    return String(texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
   // Editing a game older than the last asks first: later games were scored after it.
   document.addEventListener("click", function (event) {
     const link = event.target.closest("a.edit-game");
@@ -17,8 +27,7 @@
       function (each) { return Number(each.dataset.game); });
     const number = Number(row.dataset.game);
     const last = Math.max.apply(null, numbers);
-    if (number < last && !window.confirm("Game " + number + " is not the last game (game " +
-        last + " is). Edit game " + number + " anyway?")) {
+    if (number < last && !window.confirm(say("edit_older", { number: number, last: last }))) {
       event.preventDefault();
     }
   });

@@ -26,6 +26,16 @@
   const STORE = "games";
   const RETRY_MS = 15000;
 
+  // The page's sentences in its language (templates/live/_text.html), "{name}" filled in.
+  function say(key, values) {
+    const block = document.getElementById("companion-text");
+    let texts = {};
+    try { texts = JSON.parse(block ? block.dataset.text : "{}"); } catch (error) { texts = {}; }
+    return String(texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
   // The service worker ---------------------------------------------------------------------
 
   if ("serviceWorker" in navigator && script && script.dataset.serviceWorker) {
@@ -45,8 +55,11 @@
     const stamp = Number(root.dataset.offlineCopy);
     if (!stamp) return "";
     const when = new Date(stamp);
-    return " (saved " + when.toLocaleDateString() + " " +
-      when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ")";
+    const locale = (navigator.languages || [navigator.language]).find(function (each) {
+      return each && each.split("-")[0] === root.lang;
+    }) || root.lang || undefined;
+    return say("saved_at", { when: when.toLocaleDateString(locale) + " " +
+      when.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" }) });
   }
 
   function showOfflineBanner() {
@@ -64,9 +77,8 @@
       document.body.prepend(banner);
     }
     banner.textContent = root.hasAttribute("data-offline-copy")
-      ? "Offline: this page as this phone last showed it" + savedAt() + ". " +
-        "Games you record are kept here and sent when the connection returns."
-      : "Offline: games you record are kept on this phone and sent when the connection returns.";
+      ? say("banner_copy", { saved: savedAt() })
+      : say("banner");
   }
 
   // The queue in IndexedDB -----------------------------------------------------------------
@@ -252,14 +264,14 @@
       form.dataset.queued = "1";
       queueGame(form).catch(function (error) {
         delete form.dataset.queued;
-        window.alert("This phone could not keep the game (" + error + "): it stays in the form.");
+        window.alert(say("keep_failed", { error: error }));
       });
     } else if (form.dataset.restoredFrom) {
       dropEntry(form.dataset.restoredFrom); // the form now carries it; a refusal keeps the typing
     } else if (!navigator.onLine && form.method.toLowerCase() === "post") {
       event.preventDefault();
       showOfflineBanner();
-      window.alert("Offline: this can be sent when the connection returns. What you typed stays here.");
+      window.alert(say("offline_post"));
     }
   });
 
@@ -290,23 +302,24 @@
       if (fields.ending === "paper") return line.player + " " + (line.score || "?");
       if (line.rack.trim()) return line.player + ": " + line.rack.trim();
       if (line.total.trim() || line.jokers.trim()) {
-        return line.player + ": " + (line.total.trim() || "0") + " points" +
-          (line.jokers.trim() ? " + " + line.jokers.trim() + " jokers" : "");
+        return line.player + ": " + say("points", { points: line.total.trim() || "0" }) +
+          (line.jokers.trim() ? " " + say("plus_jokers", { jokers: line.jokers.trim() }) : "");
       }
       return line.player + ": —";
     });
-    return (fields.winner ? fields.winner + " won, " : "") + ending + " · " + parts.join(" · ");
+    return (fields.winner ? say("won", { name: fields.winner }) + ", " : "") + ending + " · " +
+      parts.join(" · ");
   }
 
   function theirLine(entry) {
     const game = entry.theirs;
-    if (!game) return "not known on this phone";
+    if (!game) return say("not_known");
     const ending = (entry.endings && entry.endings[game.ending]) || game.ending;
     const scores = Object.keys(game.scores).map(function (name) {
       const points = game.scores[name];
       return name + " " + (points > 0 ? "+" + points : points < 0 ? "−" + (-points) : "0");
     });
-    return game.winner + " won, " + ending + " · " + scores.join(" · ");
+    return say("won", { name: game.winner }) + ", " + ending + " · " + scores.join(" · ");
   }
 
   function element(tag, className, text) {
@@ -328,23 +341,23 @@
     const item = element("li", "pending-game pending-" + entry.state);
     item.dataset.pendingGame = String(entry.number);
     const title = {
-      waiting: "Game " + entry.number + ": waiting to be sent (pending)",
-      conflict: "Game " + entry.number + ": recorded on two phones: which is right?",
-      refused: "Game " + entry.number + ": not recorded: " + (entry.message || ""),
+      waiting: say("waiting", { number: entry.number }),
+      conflict: say("conflict", { number: entry.number }),
+      refused: say("refused", { number: entry.number, message: entry.message || "" }),
     }[entry.state];
     item.append(element("strong", "", title));
-    const mine = element("p", "pending-mine", "This phone (typed offline): " + typedLine(entry));
+    const mine = element("p", "pending-mine", say("mine", { line: typedLine(entry) }));
     item.append(mine);
     const actions = element("div", "actions");
     if (entry.state === "conflict") {
-      item.append(element("p", "pending-theirs", "The other phone: " + theirLine(entry)));
+      item.append(element("p", "pending-theirs", say("theirs", { line: theirLine(entry) })));
       actions.append(
-        button("Keep the other phone's game " + entry.number, "keep-theirs", entry.id, true),
-        button("Use this phone's for game " + entry.number, "use-mine", entry.id),
-        button("Both were played: add this one as the next game", "add-next", entry.id, true));
+        button(say("keep_theirs", { number: entry.number }), "keep-theirs", entry.id, true),
+        button(say("use_mine", { number: entry.number }), "use-mine", entry.id),
+        button(say("add_next"), "add-next", entry.id, true));
     } else if (entry.state === "refused") {
-      actions.append(button("Correct it in the form", "correct", entry.id),
-                     button("Discard it", "discard", entry.id, true));
+      actions.append(button(say("correct"), "correct", entry.id),
+                     button(say("discard"), "discard", entry.id, true));
     }
     if (actions.childElementCount) item.append(actions);
     return item;
@@ -368,7 +381,7 @@
       section.setAttribute("aria-live", "polite");
     }
     sheet.before(section);
-    section.replaceChildren(element("h2", "", "Recorded on this phone, not on the sheet yet"));
+    section.replaceChildren(element("h2", "", say("pending_title")));
     const list = element("ul", "pending-list");
     entries.forEach(function (entry) { list.append(describe(entry)); });
     section.append(list);
@@ -378,7 +391,7 @@
     const entry = (await allEntries()).find(function (e) { return e.id === id; });
     if (!entry) return;
     if (action === "keep-theirs" || action === "discard") {
-      if (window.confirm("Drop what this phone typed for game " + entry.number + "?")) {
+      if (window.confirm(say("drop_confirm", { number: entry.number }))) {
         await dropEntry(id);
       }
     } else if (action === "use-mine") {
@@ -394,7 +407,7 @@
       } else {
         const answer = await response.json().catch(function () { return {}; });
         entry.state = "refused";
-        entry.message = answer.error || "the server refused it (" + response.status + ")";
+        entry.message = answer.error || say("server_refused", { status: response.status });
         await saveEntry(entry);
       }
     } else if (action === "add-next") {
@@ -416,7 +429,7 @@
     const target = event.target.closest("[data-pending-action]");
     if (!target) return;
     choose(target.dataset.pendingAction, target.dataset.pendingId).catch(function (error) {
-      window.alert("That did not work (" + error + "): nothing was dropped.");
+      window.alert(say("failed", { error: error }));
     });
   });
 

@@ -10,8 +10,9 @@
   function showSwitch(button) {
     const dark = isDark();
     button.setAttribute("aria-pressed", dark ? "true" : "false");
-    button.textContent = dark ? "☀ Light" : "☾ Dark";
-    button.setAttribute("aria-label", dark ? "Switch to light colours" : "Switch to dark colours");
+    // The words come from the page's language (base.html's data attributes).
+    button.textContent = dark ? button.dataset.light : button.dataset.dark;
+    button.setAttribute("aria-label", dark ? button.dataset.toLight : button.dataset.toDark);
   }
 
   const button = document.querySelector("[data-theme-switch]");

@@ -4,6 +4,16 @@
 (function () {
   "use strict";
 
+  // The page's sentences in its language (templates/live/_text.html), "{name}" filled in.
+  function say(key, values) {
+    const block = document.getElementById("companion-text");
+    let texts = {};
+    try { texts = JSON.parse(block ? block.dataset.text : "{}"); } catch (error) { texts = {}; }
+    return String(texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
   function tokenSpans(text) {
     const spans = [];
     const pattern = /[^\s,]+/g;
@@ -15,16 +25,12 @@
   }
 
   function describe(answer) {
-    const count = answer.tiles.length;
-    let words = "Read " + count + " tile" + (count === 1 ? "" : "s") + ": rack value " + answer.value;
-    if (answer.jokers) {
-      words += " (" + answer.jokers + " joker" + (answer.jokers === 1 ? "" : "s") + " included)";
-    }
+    let words = say("photo_read", { count: answer.tiles.length, value: answer.value });
+    if (answer.jokers) words += " (" + say("photo_jokers", { count: answer.jokers }) + ")";
     if (answer.ignored.length) {
-      words += "; " + answer.ignored.length + " tile" + (answer.ignored.length === 1 ? "" : "s") +
-        " off the rack left out";
+      words += "; " + say("photo_ignored", { count: answer.ignored.length });
     }
-    return words + ". Check the tiles, then record the game.";
+    return words + ". " + say("photo_check");
   }
 
   function showUnsure(box, field, answer) {
@@ -35,13 +41,13 @@
       .filter(function (item) { return item.tile.low_confidence; });
     unsure.hidden = doubtful.length === 0;
     if (!doubtful.length) return;
-    unsure.append("Not sure of: ");
+    unsure.append(say("photo_unsure") + " ");
     doubtful.forEach(function (item) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = item.tile.tile + "?";
-      button.title = "Tile " + (item.index + 1) + ", " + Math.round(item.tile.confidence * 100) +
-        "% sure: tap to select it in the rack field";
+      button.title = say("photo_unsure_tile", { position: item.index + 1,
+        percent: Math.round(item.tile.confidence * 100) + "%" });
       button.addEventListener("click", function () {
         const span = tokenSpans(field.value)[item.index];
         field.focus();
@@ -64,13 +70,14 @@
     input.disabled = true;
     progress.hidden = false;
     status.classList.remove("error");
-    status.textContent = "Reading the photo…";
+    status.textContent = say("photo_reading");
     try {
       const response = await fetch(box.dataset.endpoint, { method: "POST", body: body });
       let answer = null;
       try { answer = await response.json(); } catch (ignored) { answer = null; }
       if (!response.ok || !answer || answer.error) {
-        throw new Error(answer && answer.error ? answer.error : "the photo could not be read (" + response.status + ")");
+        throw new Error(answer && answer.error ? answer.error
+          : say("photo_unreadable", { status: response.status }));
       }
       field.value = answer.tiles.map(function (tile) { return tile.tile; }).join(" ");
       box.readPhoto = input.files[0];
@@ -81,7 +88,7 @@
       showUnsure(box, field, answer);
     } catch (error) {
       status.classList.add("error");
-      status.textContent = "Photo not read: " + error.message;
+      status.textContent = say("photo_not_read", { error: error.message });
     } finally {
       box.classList.remove("reading");
       input.disabled = false;
@@ -101,13 +108,13 @@
     try {
       const response = await fetch(box.dataset.keepEndpoint, { method: "POST", body: body });
       const answer = await response.json();
-      if (!response.ok) throw new Error(answer.error || "not kept");
+      if (!response.ok) throw new Error(answer.error || say("photo_not_kept_reason"));
       status.classList.remove("error");
-      status.textContent = "Kept: this photo and your corrected tiles will help train the reader. Thank you.";
+      status.textContent = say("photo_kept");
       box.querySelector(".rack-photo-keep").hidden = true;
     } catch (error) {
       status.classList.add("error");
-      status.textContent = "Not kept: " + error.message;
+      status.textContent = say("photo_not_kept", { error: error.message });
       button.disabled = false;
     }
   }

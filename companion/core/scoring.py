@@ -86,12 +86,19 @@ ENDING_TITLES = {Ending.WENT_OUT: "Someone went out", Ending.POOL_EXHAUSTED: "Th
 
 
 class ScoringError(ValueError):
-    """Input the score keeper refuses, naming the player or field it is about."""
+    """Input the score keeper refuses, naming the player or field it is about.
+
+    ``code`` and ``params`` say the same as the English message as data, so a page can say it
+    in its own language (``companion.web.scores.words``); the API and the CLI keep the message.
+    """
 
     def __init__(self, message: str, *, player: str | None = None,
-                 field: str | None = None) -> None:
+                 field: str | None = None, code: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
         self.player = player
         self.field = field
+        self.code = code
+        self.params: dict[str, object] = dict(params or {})
         super().__init__(message)
 
     @property
@@ -111,18 +118,20 @@ class TiedLowestRackError(ScoringError):
                  fewest_tiles: str | None) -> None:
         self.tied = tied
         self.fewest_tiles = fewest_tiles
-        super().__init__(message, field="winner")
+        super().__init__(message, field="winner", code="tie",
+                         params={"tied": tied, "fewest_tiles": fewest_tiles})
 
 
 class UnbalancedScoresError(ScoringError):
     """Paper scores that do not sum to zero, with what the winner's score should be."""
 
     def __init__(self, message: str, *, difference: int, winner: str | None,
-                 expected_winner_score: int | None) -> None:
+                 expected_winner_score: int | None, code: str = "unbalanced",
+                 params: Mapping[str, object] | None = None) -> None:
         self.difference = difference
         self.winner = winner
         self.expected_winner_score = expected_winner_score
-        super().__init__(message, field="scores")
+        super().__init__(message, field="scores", code=code, params=params)
 
 
 def names_in_words(names: Sequence[str]) -> str:
@@ -141,15 +150,19 @@ def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
         if rack.tiles is None:
             if rack.points < 0:
                 raise ScoringError(f"{name}'s rack total cannot be negative ({rack.points})",
-                                   player=name, field="total")
+                                   player=name, field="total", code="negative_total",
+                                   params={"name": name, "points": rack.points})
             if rack.jokers < 0:
                 raise ScoringError(f"{name}'s number of jokers cannot be negative",
-                                   player=name, field="jokers")
+                                   player=name, field="jokers", code="negative_jokers",
+                                   params={"name": name})
             limit = BOX_POINTS if rack.jokers else most
             if rack.points > limit:
                 raise ScoringError(
                     f"{name}'s rack total {rack.points} is more than all the tiles in the box "
-                    f"add up to ({limit})", player=name, field="total")
+                    f"add up to ({limit})", player=name, field="total",
+                    code="total_over_box", params={"name": name, "points": rack.points,
+                                                   "limit": limit})
     known = [tile for rack in racks.values() if rack.tiles is not None for tile in rack.tiles]
     try:
         check_inventory(known, preset.jokers)
@@ -158,18 +171,23 @@ def check_racks(racks: Mapping[str, Rack], *, preset: Preset) -> None:
                    if rack.tiles is not None and error.tile in rack.tiles]
         raise ScoringError(f"{error} (held by {names_in_words(holders)})",
                            player=holders[0] if len(holders) == 1 else None,
-                           field="racks") from error
+                           field="racks", code="impossible_tiles",
+                           params={"tile": str(error.tile), "count": error.count,
+                                   "allowed": error.allowed, "holders": tuple(holders)}
+                           ) from error
     jokers_in_box = sum(preset.jokers.values())
     jokers_on_racks = sum(rack.joker_count for rack in racks.values())
     if jokers_on_racks > jokers_in_box:
         raise ScoringError(f"the racks hold {jokers_on_racks} jokers, but this game has only "
-                           f"{jokers_in_box}", field="jokers")
+                           f"{jokers_in_box}", field="jokers", code="too_many_jokers",
+                           params={"jokers": jokers_on_racks, "box": jokers_in_box})
     numbered = sum(rack.numbered_points for rack in racks.values()
                    if rack.tiles is not None or rack.jokers)
     total = sum(rack.value(joker_penalty=preset.joker_penalty) for rack in racks.values())
     if numbered > BOX_POINTS or total > most:
         raise ScoringError(f"the racks add up to {total} points, more than all the tiles in "
-                           f"the box ({most})", field="racks")
+                           f"the box ({most})", field="racks", code="racks_over_box",
+                           params={"total": total, "most": most})
 
 
 # Games -------------------------------------------------------------------------------------
@@ -204,7 +222,8 @@ def _resolve_name(players: Sequence[str], given: str, field: str) -> str:
     if len(folded) == 1:
         return folded[0]
     raise ScoringError(f"`{given}` is not a player in this session "
-                       f"(players: {', '.join(players)})", player=given, field=field)
+                       f"(players: {', '.join(players)})", player=given, field=field,
+                       code="not_a_player", params={"name": given, "players": tuple(players)})
 
 
 def _racks_of(players: Sequence[str], racks: Mapping[str, Rack | None]) -> dict[str, Rack | None]:
@@ -212,7 +231,8 @@ def _racks_of(players: Sequence[str], racks: Mapping[str, Rack | None]) -> dict[
     for given, rack in racks.items():
         name = _resolve_name(players, given, "racks")
         if name in by_name:
-            raise ScoringError(f"{name}'s rack is given twice", player=name, field="racks")
+            raise ScoringError(f"{name}'s rack is given twice", player=name, field="racks",
+                               code="rack_twice", params={"name": name})
         by_name[name] = rack
     return by_name
 
@@ -226,11 +246,12 @@ def _loser_racks(players: Sequence[str], racks: dict[str, Rack | None], winner: 
         rack = racks.get(name)
         if rack is None:
             raise ScoringError(f"{name}'s rack is missing: {ending_words}", player=name,
-                               field="racks")
+                               field="racks", code="rack_missing",
+                               params={"name": name, "everyone": winner is None})
         if rack.is_empty:
             raise ScoringError(
                 f"{name}'s rack is empty, but only the player who went out holds nothing",
-                player=name, field="racks")
+                player=name, field="racks", code="rack_empty", params={"name": name})
         losers[name] = rack
     return losers
 
@@ -244,7 +265,9 @@ def score_went_out(players: Sequence[str], winner: str, racks: Mapping[str, Rack
     winner_rack = by_name.get(winner)
     if winner_rack is not None and not winner_rack.is_empty:
         raise ScoringError(f"{winner} went out, so {winner}'s rack must be empty, not "
-                           f"{winner_rack.describe()}", player=winner, field="racks")
+                           f"{winner_rack.describe()}", player=winner, field="racks",
+                           code="winner_rack_not_empty",
+                           params={"name": winner, "rack": winner_rack})
     losers = _loser_racks(players, by_name, winner,
                           ending_words="give every other player's rack")
     check_racks(losers, preset=preset)
@@ -286,7 +309,7 @@ def score_exhausted(players: Sequence[str], racks: Mapping[str, Rack | None], *,
         candidates = _fewest_tiles(players, all_racks)
         if candidates is None and named is None:
             raise ScoringError("the fewest-tiles rule needs every rack as tiles, or the "
-                               "winner named", field="winner")
+                               "winner named", field="winner", code="fewest_needs_tiles")
         what = "the fewest tiles"
     else:
         least = min(values.values())
@@ -296,12 +319,15 @@ def score_exhausted(players: Sequence[str], racks: Mapping[str, Rack | None], *,
         if candidates is not None and named not in candidates:
             raise ScoringError(f"{named} cannot win: {names_in_words(candidates)} "
                                f"{'has' if len(candidates) == 1 else 'have'} {what}",
-                               player=named, field="winner")
+                               player=named, field="winner", code="cannot_win",
+                               params={"name": named, "candidates": candidates,
+                                       "least": None if fewest_rule else least})
         chosen = named
     else:
         assert candidates is not None
         if len(candidates) > 1:
-            raise _tie_error(candidates, all_racks, what)
+            raise _tie_error(candidates, all_racks, what,
+                             least=None if fewest_rule else least)
         chosen = candidates[0]
     if fewest_rule:
         scores = tuple(sum(v for n, v in values.items() if n != chosen) if name == chosen
@@ -314,7 +340,8 @@ def score_exhausted(players: Sequence[str], racks: Mapping[str, Rack | None], *,
                       tuple(all_racks[name] for name in players))
 
 
-def _tie_error(tied: tuple[str, ...], racks: Mapping[str, Rack], what: str) -> ScoringError:
+def _tie_error(tied: tuple[str, ...], racks: Mapping[str, Rack], what: str, *,
+               least: int | None) -> ScoringError:
     fewest = _fewest_tiles(tied, racks)
     message = (f"{names_in_words(tied)} tie for {what}; the rules do not say who wins, "
                "so the table names the winner.")
@@ -323,7 +350,10 @@ def _tie_error(tied: tuple[str, ...], racks: Mapping[str, Rack], what: str) -> S
         suggestion = fewest[0]
         counts = ", ".join(f"{name} {racks[name].tile_count}" for name in tied)
         message += f" Fewest tiles would pick {suggestion} (tiles: {counts})."
-    return TiedLowestRackError(message, tied=tied, fewest_tiles=suggestion)
+    error = TiedLowestRackError(message, tied=tied, fewest_tiles=suggestion)
+    error.params["least"] = least
+    error.params["tiles"] = {name: racks[name].tile_count for name in tied}
+    return error
 
 
 def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
@@ -337,12 +367,14 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
     for given, score in scores.items():
         name = _resolve_name(players, given, "scores")
         if name in by_name:
-            raise ScoringError(f"{name}'s score is given twice", player=name, field="scores")
+            raise ScoringError(f"{name}'s score is given twice", player=name, field="scores",
+                               code="score_twice", params={"name": name})
         by_name[name] = score
     for name in players:
         if name not in by_name:
             raise ScoringError(f"{name}'s score is missing: give every player's score",
-                               player=name, field="scores")
+                               player=name, field="scores", code="score_missing",
+                               params={"name": name})
     total = sum(by_name.values())
     winners = [name for name in players if by_name[name] > 0]
     unbalanced = (f"the scores add up to {signed(total)}, not 0 (a difference of "
@@ -355,19 +387,24 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
         if total:
             problem += f"; and {unbalanced}"
         raise UnbalancedScoresError(problem, difference=total, winner=None,
-                                    expected_winner_score=None)
+                                    expected_winner_score=None,
+                                    code="no_plus_score" if not winners else "several_plus",
+                                    params={"winners": tuple(winners), "difference": total})
     named = None if winner is None or not winner.strip() else _resolve_name(players, winner,
                                                                             "winner")
     winner = winners[0]
     if named is not None and named != winner:
         raise ScoringError(f"{named} is named the winner, but {winner} has the plus score",
-                           player=named, field="winner")
+                           player=named, field="winner", code="not_the_winner",
+                           params={"name": named, "winner": winner})
     if total:
         expected = -sum(score for name, score in by_name.items() if name != winner)
         raise UnbalancedScoresError(
             f"{unbalanced}: the others score {signed(-expected)} in all, so {winner}, the "
             f"winner, should score {signed(expected)}, not {signed(by_name[winner])}",
-            difference=total, winner=winner, expected_winner_score=expected)
+            difference=total, winner=winner, expected_winner_score=expected,
+            params={"difference": total, "winner": winner, "others": -expected,
+                    "expected": expected, "given": by_name[winner]})
     return GameResult(Ending.PAPER, winner, players,
                       tuple(by_name[name] for name in players),
                       tuple(None for _ in players))
@@ -385,24 +422,30 @@ def check_players(names: Iterable[str]) -> tuple[str, ...]:
         field = f"player {position}"
         if len(name) > MAX_NAME_LENGTH:
             raise ScoringError(f"{field}: a name has at most {MAX_NAME_LENGTH} characters",
-                               player=name, field=field)
+                               player=name, field=field, code="name_too_long",
+                               params={"position": position, "most": MAX_NAME_LENGTH})
         if any(unicodedata.category(ch).startswith("C") for ch in name):
             raise ScoringError(f"{field}: the name holds a control character",
-                               player=name, field=field)
+                               player=name, field=field, code="name_control",
+                               params={"position": position})
         if any(name.casefold() == other.casefold() for other in players):
             raise ScoringError(f"{field}: {name} is already playing: names must differ",
-                               player=name, field=field)
+                               player=name, field=field, code="name_twice",
+                               params={"position": position, "name": name})
         players.append(name)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ScoringError(f"a session has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                           f"not {len(players)}", field="players")
+                           f"not {len(players)}", field="players", code="player_count",
+                           params={"least": MIN_PLAYERS, "most": MAX_PLAYERS,
+                                   "count": len(players)})
     return tuple(players)
 
 
 def check_rounds(rounds: int) -> int:
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ScoringError(f"the number of rounds must be 1 to {MAX_ROUNDS}, not {rounds}",
-                           field="rounds")
+                           field="rounds", code="rounds_range",
+                           params={"most": MAX_ROUNDS, "rounds": rounds})
     return rounds
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from xml.etree import ElementTree
 
 import pygal
+from flask_babel import format_date, gettext
 from pygal.style import Style
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -55,23 +56,24 @@ def running_totals_chart(players: Sequence[str],
                          lines: Sequence[Sequence[int]]) -> bytes:
     """Each player's running total across the games of a sheet (game 0 is the start)."""
     games = len(lines[0]) if lines else 0
-    chart = pygal.Line(**_common(title="Running total", show_dots=games <= 40,
-                                 x_title="game", legend_at_bottom=True,
+    chart = pygal.Line(**_common(title=gettext("Running total"), show_dots=games <= 40,
+                                 x_title=gettext("game"), legend_at_bottom=True,
                                  show_minor_x_labels=games <= 20,
                                  x_labels_major_every=max(1, games // 10)))
     chart.x_labels = [str(number) for number in range(games + 1)]
     for name, line in zip(players, lines, strict=True):
         chart.add(name, [0, *line])
     if not games:
-        chart.no_data_text = "No games yet"
+        chart.no_data_text = gettext("No games yet")
     return without_scripts(chart.render())
 
 
 def session_totals_chart(name: str, points: Sequence[tuple[datetime, int]]) -> bytes:
     """A player's score in each session, over time."""
     chart = pygal.DateLine(**_common(
-        title=f"{name}: score per session", show_legend=False, show_dots=len(points) <= 60,
-        x_label_rotation=0, x_value_formatter=lambda moment: moment.strftime("%b %Y"),
-        no_data_text="No sessions in this period"))
+        title=gettext("%(name)s: score per session", name=name), show_legend=False,
+        show_dots=len(points) <= 60, x_label_rotation=0,
+        x_value_formatter=lambda moment: format_date(moment, "MMM y"),
+        no_data_text=gettext("No sessions in this period")))
     chart.add(name, [(moment, total) for moment, total in points])
     return without_scripts(chart.render())

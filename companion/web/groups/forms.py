@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import IntegerField, SelectField, SelectMultipleField, StringField, widgets
@@ -12,12 +13,14 @@ from companion.web.forms import PRESET_CHOICES
 
 
 class NewGroupForm(FlaskForm):
-    name = StringField("Name of the group", validators=[InputRequired("Give the group a name.")],
-                       render_kw={"placeholder": "Thursday club", "autocomplete": "off"})
+    name = StringField(_l("Name of the group"),
+                       validators=[InputRequired(_l("Give the group a name."))],
+                       render_kw={"placeholder": _l("Thursday club"), "autocomplete": "off"})
 
 
 class ImportForm(FlaskForm):
-    file = FileField("Export file (JSON)", validators=[FileRequired("Choose an export file.")])
+    file = FileField(_l("Export file (JSON)"),
+                     validators=[FileRequired(_l("Choose an export file."))])
 
 
 class Checkboxes(SelectMultipleField):
@@ -28,14 +31,14 @@ class Checkboxes(SelectMultipleField):
 class GroupSessionForm(FlaskForm):
     """A session of the group: players ticked from the group, new names typed."""
 
-    members = Checkboxes("Players from the group", choices=[], validate_choice=True)
-    new_1 = StringField("New player")
-    new_2 = StringField("Another new player")
-    rounds = IntegerField("Rounds", default=1,
-                          validators=[InputRequired("How many rounds?"),
+    members = Checkboxes(_l("Players from the group"), choices=[], validate_choice=True)
+    new_1 = StringField(_l("New player"))
+    new_2 = StringField(_l("Another new player"))
+    rounds = IntegerField(_l("Rounds"), default=1,
+                          validators=[InputRequired(_l("How many rounds?")),
                                       NumberRange(1, MAX_ROUNDS)],
                           render_kw={"inputmode": "numeric", "min": 1, "max": MAX_ROUNDS})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
 
     def new_fields(self) -> list[StringField]:
         return [self.new_1, self.new_2]

@@ -58,8 +58,10 @@ PUBLIC_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 class ImportRefused(ValueError):
     """The file cannot be imported; ``where`` names the group, session and game."""
 
-    def __init__(self, message: str, where: str) -> None:
+    def __init__(self, message: str, where: str, *, code: str | None = None) -> None:
         self.where = where
+        self.message = message
+        self.code = code  # the pages say a coded refusal in their language
         super().__init__(f"{where}: {message}" if where else message)
 
 
@@ -269,7 +271,7 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
     data = _object(payload, "the file", "")
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ImportRefused(f"this is not a Companion export (format {FORMAT!r}, version "
-                            f"{VERSION})", "the file")
+                            f"{VERSION})", "the file", code="not_an_export")
     seen: dict[tuple[datetime, tuple[str, ...]], str] = {}
     stored = _stored_fingerprints()
     ids_seen: dict[str, str] = {}
@@ -278,13 +280,15 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
     def check_new(checked: CheckedSession, where: str) -> CheckedSession:
         fingerprint = _fingerprint(checked.created_at, checked.players)
         if fingerprint in stored:
-            raise ImportRefused("this session is already here (same start and players)", where)
+            raise ImportRefused("this session is already here (same start and players)", where,
+                                code="session_here")
         if fingerprint in seen:
             raise ImportRefused(f"this session is in the file twice (also {seen[fingerprint]})",
                                 where)
         public_id = checked.data.get("id")
         if public_id in ids_stored:
-            raise ImportRefused(f"a session with the id {public_id} is already here", where)
+            raise ImportRefused(f"a session with the id {public_id} is already here", where,
+                                code="session_here")
         if isinstance(public_id, str):
             if public_id in ids_seen:
                 raise ImportRefused(f"the session id {public_id} is in the file twice (also "
@@ -306,7 +310,7 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
             raise ImportRefused(str(error), where) from error
         where = f"group {g_index} ({name})"
         if group.get("id") in known_groups:
-            raise ImportRefused("this group is already here", where)
+            raise ImportRefused("this group is already here", where, code="group_here")
         if group.get("id") is not None:
             if not isinstance(group.get("id"), str):
                 raise ImportRefused("a group's `id` must be text", where)

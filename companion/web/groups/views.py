@@ -10,6 +10,7 @@ the league and the players, without starting sessions, export or the share links
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from flask import (
@@ -23,21 +24,26 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import ScoringError
 from companion.core.stats import Period
 from companion.web.groups import charts, picture, service, transfer
 from companion.web.groups.forms import GroupSessionForm, ImportForm, NewGroupForm
+from companion.web.languages import DEFAULT_LANGUAGE, current_language
 from companion.web.models import Group, GroupMember, db
 from companion.web.scores import service as scores_service
 from companion.web.scores.views import device_hash_to_grant
+from companion.web.scores.words import refusal
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
 KEY_COOKIE_PREFIX = "group_key_"
 KEY_COOKIE_AGE = timedelta(days=400)  # the longest a browser keeps a cookie
-PERIOD_TITLES = {Period.MONTH: "This month", Period.YEAR: "This year", Period.ALL: "All time"}
+PERIOD_TITLES = {Period.MONTH: _l("This month"), Period.YEAR: _l("This year"),
+                 Period.ALL: _l("All time")}
 
 
 # The edit key in the browser -------------------------------------------------------------
@@ -60,22 +66,22 @@ def keep_key(response: BaseResponse, group: Group, key: str) -> BaseResponse:
 def load(group_id: str) -> Group:
     group = service.find_group(group_id)
     if group is None:
-        abort(404, description="There is no such group: check the link.")
+        abort(404, description=gettext("There is no such group: check the link."))
     return group
 
 
 def load_for_writing(group_id: str) -> Group:
     group = load(group_id)
     if not can_edit(group):
-        abort(403, description="This phone cannot change this group: open the “share to "
-                               "edit” link from the phone that started it.")
+        abort(403, description=gettext("This phone cannot change this group: open the “share "
+                                       "to edit” link from the phone that started it."))
     return group
 
 
 def load_member(group: Group, player_id: str) -> GroupMember:
     member = service.find_member(player_id)
     if member is None or member.group_id != group.id:
-        abort(404, description="This group has no such player.")
+        abort(404, description=gettext("This group has no such player."))
     return member
 
 
@@ -84,6 +90,45 @@ def period_argument() -> Period:
         return Period.parse(request.args.get("period"))
     except ValueError as error:
         abort(400, description=f"{error}.")
+
+
+def group_refusal(error: service.GroupError) -> str:
+    """A group's name refused, in the page's language (the service's message is the API's)."""
+    if current_language() == DEFAULT_LANGUAGE or error.field != "name":
+        return str(error)
+    return gettext("Give the group a name of at most %(most)s characters, without control "
+                   "characters.", most=service.MAX_GROUP_NAME)
+
+
+WHERE_IN_FILE = re.compile(r"(?:(group|session) (\d+)(?: \((.*)\))?)?(?:, )?(?:game (\d+))?")
+
+
+def import_refusal(error: transfer.ImportRefused) -> str:
+    """Where in the file and, for the refusals a person meets (already imported, not an
+    export), what, in the page's language; a fault in the file's JSON keeps its English
+    words (it names the file's keys)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return str(error)
+    message = {"group_here": gettext("this group is already here"),
+               "session_here": gettext("this session is already here"),
+               "not_an_export": gettext("this is not a file exported from Companion"),
+               }.get(error.code or "", error.message)
+    if error.where == "the file":
+        return message
+    place = WHERE_IN_FILE.fullmatch(error.where)
+    if place is None or not error.where:
+        return str(error)
+    kind, number, name, game = place.groups()
+    parts = []
+    if kind == "group":
+        parts.append(gettext("group %(number)s", number=number))
+    elif kind == "session":
+        parts.append(gettext("session %(number)s", number=number))
+    if name:
+        parts[-1] += f" ({name})"
+    if game:
+        parts.append(gettext("game %(number)s", number=game))
+    return f"{', '.join(parts)}: {message}"
 
 
 # Groups ----------------------------------------------------------------------------------
@@ -96,10 +141,10 @@ def start_group() -> BaseResponse | tuple[str, int] | str:
             group, key = service.create_group(form.name.data)
         except service.GroupError as error:
             db.session.rollback()
-            form.name.errors = [*form.name.errors, str(error)]
+            form.name.errors = [*form.name.errors, group_refusal(error)]
         else:
-            flash(f"Group “{group.name}” started. Keep its link: it is the only way back.",
-                  "success")
+            flash(gettext("Group “%(name)s” started. Keep its link: it is the only way back.",
+                          name=group.name), "success")
             return keep_key(redirect(url_for(".group_page", group_id=group.public_id)),
                             group, key)
     status = 422 if request.method == "POST" else 200
@@ -127,8 +172,10 @@ def join_group(group_id: str) -> BaseResponse:
     group = load(group_id)
     key = request.args.get("key", "")
     if not service.group_key_opens(group, key):
-        abort(403, description="This edit link is not right for this group: ask for it again.")
-    flash(f"This phone can now start sessions of “{group.name}”.", "success")
+        abort(403, description=gettext("This edit link is not right for this group: ask for it "
+                                       "again."))
+    flash(gettext("This phone can now start sessions of “%(name)s”.", name=group.name),
+          "success")
     return keep_key(redirect(url_for(".group_page", group_id=group_id)), group, key)
 
 
@@ -145,10 +192,10 @@ def new_session(group_id: str) -> BaseResponse | tuple[str, int] | str:
         except ScoringError as error:
             db.session.rollback()
             g.pop("new_device_token", None)
-            form.form_errors.append(str(error))
+            form.form_errors.append(refusal(error))
         else:
             service.join_group(score_session, group)
-            flash("Session started. Record the first game when it ends.", "success")
+            flash(gettext("Session started. Record the first game when it ends."), "success")
             return redirect(url_for("scores.score_sheet",
                                     session_id=service.session_link_id(score_session)))
     status = 422 if request.method == "POST" else 200
@@ -187,8 +234,11 @@ def standings_picture(group_id: str) -> Response:
     rows = [[str(row.place), row.name, str(row.sessions_won), str(row.games_won),
              f"{row.total_score:+d}" if row.total_score else "0"] for row in league]
     played = sum(1 for summary in sessions if summary["games_played"])
-    png = picture.standings_png(group.name, f"{PERIOD_TITLES[period]} · {played} session{'s' * (played != 1)}",
-                                ["", "Player", "Sessions", "Games", "Score"], rows)
+    subtitle = ngettext("%(period)s · %(num)s session", "%(period)s · %(num)s sessions", played,
+                        period=PERIOD_TITLES[period])
+    png = picture.standings_png(group.name, subtitle,
+                                ["", gettext("Player"), gettext("Sessions"), gettext("Games"),
+                                 gettext("Score")], rows)
     return Response(png, mimetype="image/png", headers={
         "Content-Disposition": f'inline; filename="standings-{period.value}.png"'})
 
@@ -210,14 +260,18 @@ def import_file() -> BaseResponse | tuple[str, int]:
             groups, sessions = transfer.import_data(payload)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             db.session.rollback()
-            form.file.errors = [f"This file is not JSON: {error}"]
+            form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
         except transfer.ImportRefused as error:
             db.session.rollback()
-            form.file.errors = [f"Nothing was imported. {error}"]
+            form.file.errors = [gettext("Nothing was imported. %(error)s",
+                                        error=import_refusal(error))]
         else:
-            flash(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
-                  f"session{'s' * (sessions != 1)}. Open a group through its link "
-                  "(share-to-edit links keep working).", "success")
+            imported = ngettext("Imported %(num)s group", "Imported %(num)s groups", groups)
+            flash(ngettext("%(groups)s and %(num)s session. Open a group through its link "
+                           "(share-to-edit links keep working).",
+                           "%(groups)s and %(num)s sessions. Open a group through its link "
+                           "(share-to-edit links keep working).", sessions, groups=imported),
+                  "success")
             return redirect(url_for(".start_group"))
     return render_template("groups/start.html", form=NewGroupForm(formdata=None),
                            import_form=form), 422

@@ -11,9 +11,10 @@ from typing import Any
 from flask import (
     Blueprint, Flask, Response, abort, current_app, render_template, request, url_for,
 )
+from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.core.scoring import ENDING_WORDS
+from companion.web.languages import RIGHT_TO_LEFT, current_language
 from companion.web.live import qr
 from companion.web.live.state import (
     edit_key_for_page,
@@ -22,6 +23,7 @@ from companion.web.live.state import (
 )
 from companion.web.models import ScoreSession
 from companion.web.scores.sheets import SheetView
+from companion.web.scores.words import ending_words
 
 bp = Blueprint("live", __name__)
 
@@ -41,13 +43,13 @@ def tv(session_id: str) -> str:
     """The standings for a shared screen: big, dark, no buttons; updates itself live."""
     score_session = find_session(session_id)
     if score_session is None:
-        abort(404, description=f"There is no score session {session_id}.")
+        abort(404, description=gettext("There is no score session %(id)s.", id=session_id))
     view_link = url_for("scores.view_sheet", session_id=session_id, _external=True)
     games = score_session.json["games"]
     return render_template("live/tv.html", score_session=score_session,
                            sheet=score_session.sheet, view_link=view_link,
                            ending_words={ending.value: words
-                                         for ending, words in ENDING_WORDS.items()},
+                                         for ending, words in ending_words().items()},
                            last_game=games[-1] if games else None)
 
 
@@ -61,10 +63,12 @@ def manifest() -> Response:
                 "type": kind, "purpose": purpose}
 
     body = {
-        "name": f"{APP_NAME}: Rummikub score keeper and referee",
+        "name": gettext("%(app)s: Rummikub score keeper and referee", app=APP_NAME),
         "short_name": APP_NAME,
-        "description": "Keep the score of an evening, check the sets, referee a turn, time "
-                       "the turns: on every phone at the table, online or not.",
+        "description": gettext("Keep the score of an evening, check the sets, referee a turn, "
+                               "time the turns: on every phone at the table, online or not."),
+        "lang": current_language(),
+        "dir": "rtl" if current_language() in RIGHT_TO_LEFT else "ltr",
         "id": "/",
         "start_url": url_for("check.home"),
         "scope": f"{request.script_root}/",
@@ -75,10 +79,12 @@ def manifest() -> Response:
         "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
                   icon("icon-maskable-512.png", "512x512", "maskable"),
                   icon("icon.svg", "any")],
-        "shortcuts": [{"name": "Scores", "url": url_for("scores.session_list")},
-                      {"name": "Turn timer", "url": url_for("turns.timer")}],
+        "shortcuts": [{"name": gettext("Scores"), "url": url_for("scores.session_list")},
+                      {"name": gettext("Turn timer"), "url": url_for("turns.timer")}],
     }
-    return Response(json.dumps(body, indent=1), mimetype="application/manifest+json")
+    return Response(json.dumps(body, indent=1, ensure_ascii=False),
+                    mimetype="application/manifest+json",
+                    headers={"Vary": "Cookie, Accept-Language"})
 
 
 @bp.get("/sw.js")
@@ -162,5 +168,60 @@ def offline_queue(score_session: ScoreSession | SheetView, number: int) -> str:
         "session_api": url_for("scores_api.get_session", session_id=ref),
         "sheet": url_for("scores.score_sheet", session_id=ref),
         "key": edit_key_for_page(score_session),
-        "endings": {ending.value: words for ending, words in ENDING_WORDS.items()},
+        "endings": {ending.value: words for ending, words in ending_words().items()},
     })
+
+
+@bp.app_template_global()
+def script_texts() -> dict[str, str]:
+    """The sentences the score pages' scripts show (offline.js, live.js, rack_photo.js), in the
+    page's language: base.html puts them in a JSON data block (no inline script), the scripts
+    fill in the ``{placeholders}``. Kept here so the scripts hold no sentence of their own."""
+    return {
+        # live.js
+        "edit_older": gettext("Game {number} is not the last game (game {last} is). Edit game "
+                              "{number} anyway?"),
+        # offline.js
+        "saved_at": gettext(" (saved {when})"),
+        "banner_copy": gettext("Offline: this page as this phone last showed it{saved}. Games "
+                               "you record are kept here and sent when the connection returns."),
+        "banner": gettext("Offline: games you record are kept on this phone and sent when the "
+                          "connection returns."),
+        "keep_failed": gettext("This phone could not keep the game ({error}): it stays in the "
+                               "form."),
+        "offline_post": gettext("Offline: this can be sent when the connection returns. What "
+                                "you typed stays here."),
+        "points": gettext("{points} points"),
+        "plus_jokers": gettext("+ {jokers} jokers"),
+        "won": gettext("{name} won"),
+        "not_known": gettext("not known on this phone"),
+        "waiting": gettext("Game {number}: waiting to be sent (pending)"),
+        "conflict": gettext("Game {number}: recorded on two phones: which is right?"),
+        "refused": gettext("Game {number}: not recorded: {message}"),
+        "mine": gettext("This phone (typed offline): {line}"),
+        "theirs": gettext("The other phone: {line}"),
+        "keep_theirs": gettext("Keep the other phone's game {number}"),
+        "use_mine": gettext("Use this phone's for game {number}"),
+        "add_next": gettext("Both were played: add this one as the next game"),
+        "correct": gettext("Correct it in the form"),
+        "discard": gettext("Discard it"),
+        "pending_title": gettext("Recorded on this phone, not on the sheet yet"),
+        "drop_confirm": gettext("Drop what this phone typed for game {number}?"),
+        "failed": gettext("That did not work ({error}): nothing was dropped."),
+        "server_refused": gettext("the server refused it ({status})"),
+        # rack_photo.js
+        "photo_read": gettext("Tiles read: {count} · rack value {value}"),
+        "photo_jokers": gettext("jokers included: {count}"),
+        "photo_ignored": gettext("tiles off the rack left out: {count}"),
+        "photo_check": gettext("Check the tiles, then record the game."),
+        "photo_unsure": gettext("Not sure of:"),
+        "photo_unsure_tile": gettext("Tile {position}, {percent} sure: tap to select it in the "
+                                     "rack field"),
+        "photo_reading": gettext("Reading the photo…"),
+        "photo_not_read": gettext("Photo not read: {error}"),
+        "photo_unreadable": gettext("the photo could not be read ({status})"),
+        "photo_kept": gettext("Kept: this photo and your corrected tiles will help train the "
+                              "reader. Thank you."),
+        "photo_not_kept": gettext("Not kept: {error}"),
+        "photo_not_kept_reason": gettext("not kept"),
+    }

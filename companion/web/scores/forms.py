@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import secrets
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.i18n import translations as wtforms_translations
 from wtforms import (
     FieldList,
     Form,
@@ -25,33 +28,37 @@ from companion.core.tiles import NotationError, parse_rack
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
 
 EXHAUSTED_CHOICES = [
-    SelectChoice("", "As the preset says (lowest rack value wins)"),
+    SelectChoice("", _l("As the preset says (lowest rack value wins)")),
     SelectChoice(ExhaustedPoolRule.LOWEST_VALUE_RELATIVE.value,
-                 "Lowest rack value wins, relative scoring"),
-    SelectChoice(ExhaustedPoolRule.FEWEST_TILES.value, "Fewest tiles wins, scored as a normal win"),
+                 _l("Lowest rack value wins, relative scoring")),
+    SelectChoice(ExhaustedPoolRule.FEWEST_TILES.value,
+                 _l("Fewest tiles wins, scored as a normal win")),
 ]
 
 
-def _rule_number(key: str, label: str) -> IntegerField:
+def _rule_number(key: str, label: object) -> IntegerField:
     low, high = RULE_RANGES[key]
     return IntegerField(label, validators=[Optional(), NumberRange(low, high)],
-                        render_kw={"inputmode": "numeric", "placeholder": "preset"})
+                        render_kw={"inputmode": "numeric", "placeholder": _l("preset")})
 
 
 class NewSessionForm(FlaskForm):
-    player_1 = StringField("Player 1", validators=[InputRequired("Name at least two players.")])
-    player_2 = StringField("Player 2", validators=[InputRequired("Name at least two players.")])
-    player_3 = StringField("Player 3 (optional)")
-    player_4 = StringField("Player 4 (optional)")
-    rounds = IntegerField("Rounds", default=1,
-                          validators=[InputRequired("How many rounds?"),
+    player_1 = StringField(_l("Player 1"),
+                           validators=[InputRequired(_l("Name at least two players."))])
+    player_2 = StringField(_l("Player 2"),
+                           validators=[InputRequired(_l("Name at least two players."))])
+    player_3 = StringField(_l("Player 3 (optional)"))
+    player_4 = StringField(_l("Player 4 (optional)"))
+    rounds = IntegerField(_l("Rounds"), default=1,
+                          validators=[InputRequired(_l("How many rounds?")),
                                       NumberRange(1, MAX_ROUNDS)],
                           render_kw={"inputmode": "numeric", "min": 1, "max": MAX_ROUNDS})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
-    joker_penalty = _rule_number("joker_penalty", "Joker left on a rack costs")
-    exhausted_pool = SelectField("When the pool runs out", choices=EXHAUSTED_CHOICES, default="")
-    initial_meld = _rule_number("initial_meld", "Initial meld at least")
-    turn_seconds = _rule_number("turn_seconds", "Seconds per turn")
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
+    joker_penalty = _rule_number("joker_penalty", _l("Joker left on a rack costs"))
+    exhausted_pool = SelectField(_l("When the pool runs out"), choices=EXHAUSTED_CHOICES,
+                                 default="")
+    initial_meld = _rule_number("initial_meld", _l("Initial meld at least"))
+    turn_seconds = _rule_number("turn_seconds", _l("Seconds per turn"))
 
     def player_fields(self) -> list[StringField]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]
@@ -63,8 +70,9 @@ class NewSessionForm(FlaskForm):
         for position, seat in enumerate(seats[:-1]):
             if not named[position] and any(named[position + 1:]):
                 later = next(i for i in range(position + 1, len(seats)) if named[i])
-                gap = (f"Seat {position + 1} is empty but seat {later + 1} is not: "
-                       "fill the seats in seating order, with no gap.")
+                gap = gettext("Seat %(empty)s is empty but seat %(later)s is not: fill the "
+                              "seats in seating order, with no gap.", empty=position + 1,
+                              later=later + 1)
                 seat.errors = [*seat.errors, gap]
                 raise ValidationError(f"seat {position + 1} is empty")
 
@@ -95,29 +103,36 @@ def signed_whole_number(_form: Form, field: StringField) -> None:
     try:
         read_signed(field.data)
     except ValueError as error:
-        raise ValidationError(f"`{field.data.strip()}` is not a score: write a whole number "
-                              "such as −5 or +24") from error
+        raise ValidationError(gettext("`%(typed)s` is not a score: write a whole number such "
+                                      "as −5 or +24", typed=field.data.strip())) from error
 
 
 class PlayerLineForm(Form):
     """One player's line in a game: the rack as tiles, or a total and jokers; or a score."""
 
-    rack = StringField("Tiles left", validators=[rack_notation],
-                       render_kw={"placeholder": "e.g. K5 R13 J", "data-rack-field": "",
+    class Meta:
+        """A plain form inside the game form: WTForms' own messages ("Not a valid integer
+        value.") in the page's language, as a FlaskForm says them; no CSRF token of its own."""
+
+        def get_translations(self, form: Form) -> object:
+            return wtforms_translations
+
+    rack = StringField(_l("Tiles left"), validators=[rack_notation],
+                       render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
                                   **TILE_FIELD})
-    total = IntegerField("or points", validators=[Optional(), NumberRange(min=0)],
+    total = IntegerField(_l("or points"), validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
-    jokers = IntegerField("+ jokers", validators=[Optional(), NumberRange(0, 8)],
+    jokers = IntegerField(_l("+ jokers"), validators=[Optional(), NumberRange(0, 8)],
                           render_kw={"inputmode": "numeric", "min": 0, "max": 8})
-    score = StringField("Score", validators=[signed_whole_number],
-                        render_kw={"autocomplete": "off", "placeholder": "−5 or +24"})
+    score = StringField(_l("Score"), validators=[signed_whole_number],
+                        render_kw={"autocomplete": "off", "placeholder": _l("−5 or +24")})
 
     def validate_total(self, field: IntegerField) -> None:
         """Tiles and points both typed: which one counts is the player's to say, not ours."""
         typed_points = field.data is not None or self.jokers.data is not None
         if (self.rack.data or "").strip() and typed_points:
-            raise ValidationError("Type the tiles left or the points (and jokers), not both: "
-                                  "clear one of them.")
+            raise ValidationError(gettext("Type the tiles left or the points (and jokers), not "
+                                          "both: clear one of them."))
 
     @property
     def score_value(self) -> int | None:
@@ -144,7 +159,7 @@ class GameForm(FlaskForm):
     ending = HiddenField(default=Ending.WENT_OUT.value)
     idempotency_key = HiddenField(default=new_idempotency_key)
     number = HiddenField()
-    winner = RadioField("Who won", choices=[], validate_choice=False)
+    winner = RadioField(_l("Who won"), choices=[], validate_choice=False)
     lines = FieldList(FormField(PlayerLineForm), min_entries=2, max_entries=4)
 
     def set_players(self, players: tuple[str, ...]) -> None:
@@ -157,12 +172,13 @@ class GameForm(FlaskForm):
 
     def validate_ending(self, field: HiddenField) -> None:
         if field.data not in {ending.value for ending in Ending}:
-            raise ValidationError("The form did not say how the game ended: choose one of the "
-                                  "tabs above and type the game again.")
+            raise ValidationError(gettext("The form did not say how the game ended: choose one "
+                                          "of the tabs above and type the game again."))
 
     def validate_number(self, field: HiddenField) -> None:
         if (field.data or "").strip() and self.expected_number() is None:
-            raise ValidationError("The form's game number was changed: reload the page.")
+            raise ValidationError(gettext("The form's game number was changed: reload the "
+                                          "page."))
 
     def expected_number(self) -> int | None:
         text = (self.number.data or "").strip()
@@ -172,7 +188,7 @@ class GameForm(FlaskForm):
         if self.ending.data == Ending.PAPER.value:
             for line in field:
                 if not line.score.errors and line.form.score_value is None:
-                    line.score.errors = [*line.score.errors, "type this player's score"]
+                    line.score.errors = [*line.score.errors, gettext("type this player's score")]
                     raise ValidationError("every player needs a score")
 
 

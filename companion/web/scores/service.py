@@ -28,7 +28,7 @@ import hashlib
 import hmac
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -85,10 +85,13 @@ class SessionStateError(Exception):
     phone was first). ``recorded`` is the stored game the write collided with, if any."""
 
     def __init__(self, message: str, *, recorded: dict[str, Any] | None = None,
-                 field: str | None = None) -> None:
+                 field: str | None = None, code: str | None = None,
+                 params: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.recorded = recorded
         self.field = field
+        self.code = code  # with ``params``: the pages say it in their language (words.py)
+        self.params = params or {}
 
 
 class IdempotencyKeyReused(Exception):
@@ -319,7 +322,8 @@ def score(session: ScoreSession, entry: GameInput) -> GameResult:
     players, rules = session.player_names, session.rules
     if entry.ending is Ending.WENT_OUT:
         if not entry.winner or not entry.winner.strip():
-            raise ScoringError("say who went out (the winner)", field="winner")
+            raise ScoringError("say who went out (the winner)", field="winner",
+                              code="no_winner")
         return score_went_out(players, entry.winner, entry.racks, preset=rules)
     if entry.ending is Ending.POOL_EXHAUSTED:
         return score_exhausted(players, entry.racks, preset=rules, winner=entry.winner)
@@ -329,7 +333,8 @@ def score(session: ScoreSession, entry: GameInput) -> GameResult:
             raise ScoringError(
                 f"{name}'s score {signed(points)} is more than one game can produce under "
                 f"these rules: every tile in the box is worth {most}", player=name,
-                field="scores")
+                field="scores", code="score_over_box",
+                params={"name": name, "points": points, "most": most})
     return check_paper_scores(players, entry.scores, winner=entry.winner)
 
 
@@ -366,7 +371,8 @@ def _taken(public_id: str, number: int) -> SessionStateError:
     recorded = None if session is None or game is None else game_json(session, game)
     return SessionStateError(
         f"game {number} was recorded from another phone at the same moment: reload the sheet "
-        "and check it", recorded=recorded, field="number")
+        "and check it", recorded=recorded, field="number", code="taken",
+        params={"number": number})
 
 
 def record_game(session: ScoreSession, entry: GameInput, *, expected_number: int | None = None,
@@ -383,7 +389,8 @@ def record_game(session: ScoreSession, entry: GameInput, *, expected_number: int
     if played >= planned or number > planned:
         raise SessionStateError(f"the session is complete: all {planned} games "
                                 f"({session.rounds} round{'s' * (session.rounds != 1)}) are "
-                                "recorded", field="number")
+                                "recorded", field="number", code="complete",
+                                params={"planned": planned})
     result = score(session, entry)
     return _store_new_game(session, number, result, "recorded", idempotency)
 
@@ -396,10 +403,13 @@ def _conflict(session: ScoreSession, expected: int, number: int) -> SessionState
             f"game {expected} was already recorded from another phone"
             + (f" ({recorded['winner']} won)" if recorded else "")
             + f": the next game is {number}; check the sheet before recording it",
-            recorded=recorded, field="number")
+            recorded=recorded, field="number", code="already_recorded",
+            params={"expected": expected, "number": number,
+                    "winner": recorded["winner"] if recorded else None})
     return SessionStateError(f"game {expected} cannot be recorded yet: the next game is "
                              f"{number} (a game was undone from another phone); reload the "
-                             "sheet", field="number")
+                             "sheet", field="number", code="not_yet",
+                             params={"expected": expected, "number": number})
 
 
 def _store_new_game(session: ScoreSession, number: int, result: GameResult, action: str,
@@ -450,7 +460,9 @@ def undo_last_game(session: ScoreSession, game_number: int, *,
         raise LookupError(f"session {session.public_id} has no game {game_number}")
     if game_number != highest:
         raise SessionStateError(f"only the last game (game {highest}) can be undone; "
-                                f"edit game {game_number} instead", field="number")
+                                f"edit game {game_number} instead", field="number",
+                                code="undo_not_last",
+                                params={"highest": highest, "number": game_number})
     result = game.to_result(session.players)
     answer = WriteAnswer(200, {"deleted": game_number, "game": result_json(result),
                                "redo": game_number})
@@ -472,11 +484,13 @@ def redo_game(session: ScoreSession, *, idempotency: Idempotency | None = None) 
     change = last_change(session)
     if change is None or change.action != "undone" or change.before is None:
         raise SessionStateError("there is nothing to redo: a redo is offered only right after "
-                                "an undo, until the next change", field="redo")
+                                "an undo, until the next change", field="redo",
+                                code="nothing_to_redo")
     _played, highest = games_stored(session)
     if change.game_number != highest + 1:
         raise SessionStateError(f"game {change.game_number} cannot be put back: the next game "
-                                f"is {highest + 1}", field="redo")
+                                f"is {highest + 1}", field="redo", code="redo_blocked",
+                                params={"number": change.game_number, "next": highest + 1})
     result = result_from_json(session, change.before)
     return _store_new_game(session, change.game_number, result, "redone", idempotency)
 
@@ -631,8 +645,12 @@ def csv_cell(value: object) -> object:
     return value
 
 
-def sheet_csv(session: ScoreSession) -> str:
-    """The score sheet as CSV: one row per game, round subtotals, totals, games won, place."""
+def sheet_csv(session: ScoreSession, *, word: Callable[[str], str] = str,
+              ending: Callable[[Ending], str] = lambda ending: ending.value) -> str:
+    """The score sheet as CSV: one row per game, round subtotals, totals, games won, place.
+
+    ``word`` says the headers, labels and yes/no in the page's language and ``ending`` each
+    game's ending; both default to the English words and codes."""
     sheet = sheet_of(session)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -640,17 +658,21 @@ def sheet_csv(session: ScoreSession) -> str:
     def row(*cells: object) -> None:
         writer.writerow([csv_cell(cell) for cell in cells])
 
-    row("round", "game", "ending", "winner", *sheet.players, "balanced")
+    def balanced(value: bool) -> str:
+        return word(str(value))
+
+    row(word("round"), word("game"), word("ending"), word("winner"), *sheet.players,
+        word("balanced"))
     for round_sheet in sheet.rounds:
         for number, result in round_sheet.games:
-            row(round_sheet.number, number, result.ending.value, result.winner,
-                *result.scores, result.check.balanced)
-        row(round_sheet.number, "round total", "", "", *round_sheet.subtotals,
-            round_sheet.check.balanced)
-    row("", "total", "", "", *sheet.totals, sheet.check.balanced)
-    row("", "games won", "", "", *sheet.games_won, "")
+            row(round_sheet.number, number, ending(result.ending), result.winner,
+                *result.scores, balanced(result.check.balanced))
+        row(round_sheet.number, word("round total"), "", "", *round_sheet.subtotals,
+            balanced(round_sheet.check.balanced))
+    row("", word("total"), "", "", *sheet.totals, balanced(sheet.check.balanced))
+    row("", word("games won"), "", "", *sheet.games_won, "")
     places = {s.name: s.place for s in sheet.standings}
-    row("", "place", "", "", *(places[name] for name in sheet.players), "")
+    row("", word("place"), "", "", *(places[name] for name in sheet.players), "")
     return out.getvalue()
 
 

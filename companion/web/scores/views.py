@@ -25,24 +25,23 @@ from flask import (
     url_for,
 )
 from flask import session as browser
+from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import (
-    ENDING_TITLES,
     MAX_PLAYERS,
     Ending,
     ScoringError,
     TiedLowestRackError,
     round_of,
-    signed,
 )
+from companion.web.languages import current_language
 from companion.web.models import Game, ScoreSession, db
 from companion.web.scores import service
 from companion.web.scores.device import device_hash, device_hash_to_grant, set_device_cookie
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
 from companion.web.scores.service import (
-    ENDING_WORDS,
     GameInput,
     Idempotency,
     IdempotencyKeyReused,
@@ -50,6 +49,14 @@ from companion.web.scores.service import (
     WriteAnswer,
 )
 from companion.web.scores.sheets import SheetView, sheet_view
+from companion.web.scores.words import (
+    csv_word,
+    describe_change,
+    ending_titles,
+    ending_words,
+    recorded_line,
+    refusal,
+)
 from companion.web.transactions import end_write
 
 bp = Blueprint("scores", __name__, url_prefix="/scores")
@@ -75,7 +82,7 @@ def can_edit(score_session: ScoreSession | SheetView) -> bool:
 def load(session_id: str, *, history: bool = False) -> ScoreSession:
     score_session = service.read_session(session_id, history=history)
     if score_session is None:
-        abort(404, description="There is no such score session (check the link).")
+        abort(404, description=gettext("There is no such score session (check the link)."))
     return score_session
 
 
@@ -83,10 +90,10 @@ def load_for_writing(session_id: str) -> ScoreSession:
     """The session, locked for this request's write, once this browser may change it."""
     score_session = service.lock_session(session_id)
     if score_session is None:
-        abort(404, description="There is no such score session (check the link).")
+        abort(404, description=gettext("There is no such score session (check the link)."))
     if not can_edit(score_session):
-        abort(403, description="This phone cannot change this session: open the "
-                               "“share to edit” link from a phone that can.")
+        abort(403, description=gettext("This phone cannot change this session: open the "
+                                       "“share to edit” link from a phone that can."))
     return score_session
 
 
@@ -118,9 +125,9 @@ def new_session() -> BaseResponse | tuple[str, int] | str:
                 target = form.player_fields()[int(error.field.split()[1]) - 1]
             if target is None:
                 target = getattr(form, error.field or "", None) or form.player_1
-            target.errors = [*target.errors, str(error)]
+            target.errors = [*target.errors, refusal(error)]
         else:
-            flash("Session started. Record the first game when it ends.", "success")
+            flash(gettext("Session started. Record the first game when it ends."), "success")
             return redirect(sheet_url(score_session))
     status = 422 if request.method == "POST" else 200
     return render_template("scores/new.html", form=form), status
@@ -132,12 +139,13 @@ def join_session(session_id: str) -> BaseResponse:
     address at once (a redirect), so it is not kept in history or sent on as a referrer."""
     score_session = service.lock_session(session_id)
     if score_session is None:
-        abort(404, description="There is no such score session (check the link).")
+        abort(404, description=gettext("There is no such score session (check the link)."))
     if not service.key_opens(score_session, request.args.get("key", "")):
-        abort(403, description="This edit link is not right for this session: ask for it again.")
+        abort(403, description=gettext("This edit link is not right for this session: ask for "
+                                       "it again."))
     service.grant_access(score_session, device_hash_to_grant())
     db.session.commit()
-    flash("This phone can now record games in this session.", "success")
+    flash(gettext("This phone can now record games in this session."), "success")
     return redirect(sheet_url(score_session))
 
 
@@ -148,11 +156,11 @@ def delete_session(session_id: str) -> BaseResponse | str:
         score_session = load_for_writing(session_id)
         names = ", ".join(score_session.player_names)
         service.delete_session(score_session)
-        flash(f"Session of {names} deleted.", "success")
+        flash(gettext("Session of %(names)s deleted.", names=names), "success")
         return redirect(url_for(".session_list"))
     score_session = load(session_id)
     if not can_edit(score_session):
-        abort(403, description="This phone cannot change this session.")
+        abort(403, description=gettext("This phone cannot change this session."))
     return render_template("scores/delete.html", score_session=score_session, form=form)
 
 
@@ -164,7 +172,7 @@ def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
     the browser's CSRF token); for a reader with no message waiting the whole page is the same
     for everyone at this version, so it is rendered once."""
     if not editable and "_flashes" not in browser:
-        page_key = ("page", template, request.host_url)
+        page_key = ("page", template, request.host_url, current_language())
         page = view.rendered.get(page_key)
         if page is None:
             page = view.rendered[page_key] = _render_sheet(view, editable=False,
@@ -174,12 +182,13 @@ def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
 
 
 def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
-    table = view.rendered.get(("table", editable))
+    table_key = ("table", editable, current_language())
+    table = view.rendered.get(table_key)
     if table is None:
         table = Markup(render_template("scores/_sheet_table.html", score_session=view,
                                        sheet=view.sheet, can_edit=editable,
-                                       ending_words=ENDING_WORDS))
-        view.rendered[("table", editable)] = table
+                                       ending_words=ending_words()))
+        view.rendered[table_key] = table
     key = service.shareable_key(view) if editable else None
     share = (url_for(".join_session", session_id=view.public_id, key=key,
                      _external=True) if key else None)
@@ -194,7 +203,7 @@ def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
 def load_view(session_id: str) -> SheetView:
     view = sheet_view(session_id)
     if view is None:
-        abort(404, description="There is no such score session (check the link).")
+        abort(404, description=gettext("There is no such score session (check the link)."))
     return view
 
 
@@ -213,7 +222,11 @@ def view_sheet(session_id: str) -> str:
 @bp.get("/<session_id>/sheet.csv")
 def sheet_csv(session_id: str) -> Response:
     score_session = load(session_id)
-    return Response(service.sheet_csv(score_session), mimetype="text/csv",
+    words = ending_words()
+    english = current_language() == "en"  # English keeps the ending's code (out, exhausted)
+    csv_text = service.sheet_csv(score_session, word=csv_word,
+                                 ending=lambda ending: ending.value if english else words[ending])
+    return Response(csv_text, mimetype="text/csv",
                     headers={"Content-Disposition":
                              f"attachment; filename=rummikub-session-{session_id}.csv"})
 
@@ -221,8 +234,25 @@ def sheet_csv(session_id: str) -> Response:
 @bp.get("/<session_id>/history")
 def history(session_id: str) -> str:
     score_session = load(session_id, history=True)
-    return render_template("scores/history.html", score_session=score_session,
-                           changes=list(reversed(score_session.changes)))
+    changes = [(change, history_line(score_session, change))
+               for change in reversed(score_session.changes)]
+    return render_template("scores/history.html", score_session=score_session, changes=changes)
+
+
+def history_line(score_session: ScoreSession, change: Any) -> str:
+    """The change in the page's language, from the games it stored (its English summary when
+    the page is English or the stored games cannot be read back)."""
+    if current_language() == "en":
+        return str(change.summary)
+    try:
+        before, after = (None if stored is None else service.result_from_json(score_session,
+                                                                              stored)
+                         for stored in (change.before, change.after))
+    except (KeyError, TypeError, ValueError):
+        return str(change.summary)
+    if before is None and after is None:
+        return str(change.summary)
+    return describe_change(change.game_number, change.action, before, after)
 
 
 # Games ---------------------------------------------------------------------------------------
@@ -242,13 +272,13 @@ def show_refusal(form: GameForm, players: tuple[str, ...], error: ScoringError) 
     if error.player in players and error.field != "winner":
         line = form.lines[players.index(error.player)]
         target = line.score if form.ending.data == Ending.PAPER.value else line.rack
-        target.errors = [*target.errors, str(error)]
+        target.errors = [*target.errors, refusal(error)]
     elif isinstance(error, TiedLowestRackError):
         return
     elif error.field == "winner":
-        form.winner.errors = [*form.winner.errors, str(error)]
+        form.winner.errors = [*form.winner.errors, refusal(error)]
     else:
-        form.form_errors.append(str(error))
+        form.form_errors.append(refusal(error))
 
 
 def shown_ending(form: GameForm) -> Ending:
@@ -262,7 +292,8 @@ def game_page(score_session: ScoreSession, form: GameForm, number: int, *, editi
     return render_template("scores/game.html", score_session=score_session, form=form,
                            number=number, round=round_of(number, len(score_session.players)),
                            editing=editing, ending=shown_ending(form),
-                           endings=ENDING_TITLES, tie=tie,
+                           endings=ending_titles(), tie=tie,
+                           tie_text=None if tie is None else refusal(tie),
                            bonus_jokers=score_session.rules.has_bonus_jokers)
 
 
@@ -274,11 +305,6 @@ def posted_game_form() -> GameForm:
     for seat in range(MAX_PLAYERS):
         formdata.setdefault(f"lines-{seat}-rack", "")
     return GameForm(formdata=formdata)
-
-
-def describe_recorded(game: dict[str, Any]) -> str:
-    scores = ", ".join(f"{name} {signed(points)}" for name, points in game["scores"].items())
-    return f"game {game['number']}: {game['winner']} won ({scores})."
 
 
 def form_idempotency(form: GameForm) -> Idempotency | None:
@@ -294,10 +320,14 @@ def form_idempotency(form: GameForm) -> Idempotency | None:
 def written(score_session: ScoreSession, outcome: WriteAnswer, verb: str) -> BaseResponse:
     body = outcome.body
     if outcome.replayed:
-        flash(f"Game {body['number']} was already {verb} from this form "
-              f"({body['winner']} won): it is stored once.", "success")
+        message = (gettext("Game %(number)s was already saved from this form (%(winner)s "
+                           "won): it is stored once.", **body) if verb == "saved" else
+                   gettext("Game %(number)s was already recorded from this form (%(winner)s "
+                           "won): it is stored once.", **body))
     else:
-        flash(f"Game {body['number']} {verb}: {body['winner']} won.", "success")
+        message = (gettext("Game %(number)s saved: %(winner)s won.", **body) if verb == "saved"
+                   else gettext("Game %(number)s recorded: %(winner)s won.", **body))
+    flash(message, "success")
     return redirect(sheet_url(score_session))
 
 
@@ -309,7 +339,8 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
     form.set_players(players)
     game = None if game_number is None else service.stored_game(score_session, game_number)
     if game_number is not None and game is None:
-        abort(404, description=f"This session has no game {game_number}.")
+        abort(404, description=gettext("This session has no game %(number)s.",
+                                       number=game_number))
     number = game_number or service.games_stored(score_session)[1] + 1
     if form.validate():
         try:
@@ -332,18 +363,20 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
         except SessionStateError as error:
             db.session.rollback()
             if error.field != "number" or error.recorded is None:
-                flash(str(error), "error")
+                flash(refusal(error), "error")
                 return redirect(sheet_url(score_session))
             # Another phone recorded this game first: the typing stays, the form now records
             # the next game, and the page says what the other phone recorded.
             next_number = service.games_stored(score_session)[1] + 1
             form.number.data = str(next_number)
-            form.form_errors.append(f"{error} Recorded there: "
-                                    + describe_recorded(error.recorded))
+            form.form_errors.append(gettext("%(refusal)s Recorded there: %(game)s",
+                                            refusal=refusal(error),
+                                            game=recorded_line(error.recorded)))
             return game_page(score_session, form, next_number, editing=False), 409
         except IdempotencyKeyReused as error:
             db.session.rollback()
-            flash(str(error), "error")
+            flash(str(error) if current_language() == "en" else gettext(
+                "this form was already used for a different game: reload the page"), "error")
             return redirect(sheet_url(score_session))
         else:
             return written(score_session, outcome, "saved" if game is not None else "recorded")
@@ -356,11 +389,12 @@ def record_game(session_id: str) -> BaseResponse | tuple[str, int] | str:
         return save_game(session_id, posted_game_form(), None)
     score_session = load(session_id)
     if not can_edit(score_session):
-        abort(403, description="This phone cannot change this session: open the "
-                               "“share to edit” link from a phone that can.")
+        abort(403, description=gettext("This phone cannot change this session: open the "
+                                       "“share to edit” link from a phone that can."))
     sheet = service.sheet_of(score_session)
     if sheet.next_game is None:
-        flash(f"The session is complete: all {sheet.games_planned} games are recorded.", "error")
+        flash(gettext("The session is complete: all %(planned)s games are recorded.",
+                      planned=sheet.games_planned), "error")
         return redirect(sheet_url(score_session))
     form = GameForm()
     wanted = request.args.get("ending", Ending.WENT_OUT.value)
@@ -376,10 +410,11 @@ def edit_game(session_id: str, game_number: int) -> BaseResponse | tuple[str, in
         return save_game(session_id, posted_game_form(), game_number)
     score_session = load(session_id)
     if not can_edit(score_session):
-        abort(403, description="This phone cannot change this session.")
+        abort(403, description=gettext("This phone cannot change this session."))
     game = service.stored_game(score_session, game_number)
     if game is None:
-        abort(404, description=f"This session has no game {game_number}.")
+        abort(404, description=gettext("This session has no game %(number)s.",
+                                       number=game_number))
     form = GameForm(data=stored_form_data(score_session, game, request.args.get("ending")))
     form.set_players(score_session.player_names)
     return game_page(score_session, form, game_number, editing=True)
@@ -404,32 +439,34 @@ def stored_form_data(score_session: ScoreSession, game: Game,
 @bp.post("/<session_id>/games/<int:game_number>/undo")
 def undo_game(session_id: str, game_number: int) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
-        abort(400, description="The undo button expired: reload the page and try again.")
+        abort(400, description=gettext("The undo button expired: reload the page and try again."))
     score_session = load_for_writing(session_id)
     try:
         service.undo_last_game(score_session, game_number)
     except LookupError:
-        abort(404, description=f"This session has no game {game_number}.")
+        abort(404, description=gettext("This session has no game %(number)s.",
+                                       number=game_number))
     except SessionStateError as error:
         db.session.rollback()
-        flash(str(error), "error")
+        flash(refusal(error), "error")
     else:
-        flash(f"Game {game_number} undone. Tap “Redo” to put it back.", "success")
+        flash(gettext("Game %(number)s undone. Tap “Redo” to put it back.", number=game_number),
+              "success")
     return redirect(sheet_url(score_session))
 
 
 @bp.post("/<session_id>/redo")
 def redo_game(session_id: str) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
-        abort(400, description="The redo button expired: reload the page and try again.")
+        abort(400, description=gettext("The redo button expired: reload the page and try again."))
     score_session = load_for_writing(session_id)
     try:
         outcome = service.redo_game(score_session)
     except SessionStateError as error:
         db.session.rollback()
-        flash(str(error), "error")
+        flash(refusal(error), "error")
     else:
-        flash(f"Game {outcome.body['number']} put back.", "success")
+        flash(gettext("Game %(number)s put back.", number=outcome.body["number"]), "success")
     return redirect(sheet_url(score_session))
 
 
@@ -438,25 +475,26 @@ def redo_game(session_id: str) -> BaseResponse:
 @bp.post("/<session_id>/rematch")
 def rematch(session_id: str) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
-        abort(400, description="The rematch button expired: reload the page and try again.")
+        abort(400, description=gettext("The rematch button expired: reload the page and try "
+                                       "again."))
     score_session = load_for_writing(session_id)
     new_session, _key = service.rematch(score_session, device_hash=device_hash_to_grant())
-    flash("Rematch: a new session with the same players and rules.", "success")
+    flash(gettext("Rematch: a new session with the same players and rules."), "success")
     return redirect(sheet_url(new_session))
 
 
 @bp.post("/<session_id>/add-round")
 def add_round(session_id: str) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
-        abort(400, description="The button expired: reload the page and try again.")
+        abort(400, description=gettext("The button expired: reload the page and try again."))
     score_session = load_for_writing(session_id)
     try:
         service.add_round(score_session)
     except ScoringError as error:
         db.session.rollback()
-        flash(str(error), "error")
+        flash(refusal(error), "error")
     else:
-        flash(f"Round {score_session.rounds} added.", "success")
+        flash(gettext("Round %(number)s added.", number=score_session.rounds), "success")
     return redirect(sheet_url(score_session))
 
 
