@@ -119,6 +119,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bonus_joker_replaced_joker": {"": _("a %(bonus)s took the place of the %(joker)s freed "
                                          "from %(from)s: bonus jokers cannot replace a regular "
                                          "joker or another bonus joker")},
+    # the solver's reasons (companion.core.solver): why tiles cannot be laid
+    "solver_no_tiles": {"": _("there are no tiles to lay")},
+    "solver_timeout_arrange": {"": _("the search ran out of time (%(seconds)s s) before deciding "
+                                     "whether these tiles can be laid")},
+    "solver_tiles_fit_nowhere": {"": _("%(tiles)s fits in no run or group"),
+                                 "many": _("%(tiles)s fit in no run or group")},
+    "solver_too_few_tiles": {"": _("a set needs at least %(least)s tiles")},
+    "solver_special_joker_alone": {"": _("the solver finds no set for the %(joker)s: it could not "
+                                         "place it in any set the rules allow")},
+    "solver_special_jokers_together": {"": _("the solver finds no way to place the %(jokers)s "
+                                             "together: each needs tiles the other takes")},
+    "solver_tile_too_many": {"": _("without %(tile)s the rest could be laid")},
+    "solver_tile_over": {"": _("every split into runs and groups leaves some tile over")},
+    "solver_rack_empty": {"": _("the rack is empty: nothing to play")},
+    "solver_timeout_play": {"": _("the search ran out of time (%(seconds)s s) before finding a "
+                                  "play: nothing found so far")},
+    "solver_table_cannot_be_laid": {"": _("the table itself cannot be laid legally: %(why)s")},
+    "solver_meld_out_of_reach": {"": _("no sets from your rack reach the initial meld of "
+                                       "%(needed)s (%(preset)s): draw a tile")},
+    "solver_nothing_to_lay": {"": _("nothing from your rack can be laid: draw a tile")},
 }
 
 
@@ -231,6 +251,28 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
         return "", freed | {"missing": ", ".join(str(t) for t in r.tiles("missing"))}
     if code == "bonus_joker_replaced_joker":
         return "", freed | {"bonus": word(r.text("bonus"))}
+    return _solver_variant_and_params(r)
+
+
+def _solver_variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
+    code = r.code
+    if code in ("solver_timeout_arrange", "solver_timeout_play"):
+        return "", {"seconds": r.text("seconds")}
+    if code == "solver_tiles_fit_nowhere":
+        tiles = r.tiles("tiles")
+        return ("" if len(tiles) == 1 else "many"), {"tiles": format_tiles(tiles)}
+    if code == "solver_too_few_tiles":
+        return "", {"least": r.int("least")}
+    if code == "solver_special_joker_alone":
+        return "", {"joker": word(r.text("joker"))}
+    if code == "solver_special_jokers_together":
+        return "", {"jokers": " + ".join(word(joker) for joker in r.words("jokers"))}
+    if code == "solver_tile_too_many":
+        return "", {"tile": _tiles_said(r.tiles("tile"))}
+    if code == "solver_table_cannot_be_laid":
+        return "", {"why": reason_sentence(r.reason("why"))}
+    if code == "solver_meld_out_of_reach":
+        return "", {"needed": r.int("needed"), "preset": r.text("preset")}
     return "", {}
 
 

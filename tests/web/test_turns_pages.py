@@ -132,7 +132,7 @@ def test_the_timer_starts_with_the_first_player_keeping_the_seating_order(
     assert "data-players='[\"Cy\", \"Ann\", \"Bob\"]'" in html
     response = client.get("/timer", query_string={"players": "Ann,Bob", "first": "Zoe"})
     assert response.status_code == 422
-    assert "`Zoe` is not one of the players: Ann, Bob." in response.get_data(as_text=True)
+    assert "“Zoe” is not one of the players: Ann, Bob." in response.get_data(as_text=True)
 
 
 def test_a_link_with_only_the_table_after_prefills_it_without_judging(
