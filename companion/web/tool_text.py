@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from flask_babel import gettext, ngettext
 from markupsafe import Markup, escape
+from werkzeug.exceptions import HTTPException
 
 from companion.core.reasons import (
     RULE_COLOUR_CHANGE,
@@ -27,7 +28,7 @@ from companion.core.reasons import (
 )
 from companion.core.referee import TurnInputError
 from companion.core.tiles import ImpossibleTilesError, NotationError
-from companion.core.turn_verdicts import Penalty
+from companion.core.turn_verdicts import Penalty, TurnVerdict
 from companion.web.languages import DEFAULT_LANGUAGE, current_language
 from companion.web.reason_text import tile_word
 
@@ -237,3 +238,49 @@ def palette_text() -> dict[str, str]:
                                                              count, count=shown)),
         "rack-error": gettext("Not a rack yet: check %(token)s", token="{token}"),
     }
+
+
+ERROR_NAMES: dict[int, str] = {
+    400: _("Bad Request"), 403: _("Forbidden"), 404: _("Not Found"),
+    405: _("Method Not Allowed"), 409: _("Conflict"), 410: _("Gone"),
+    413: _("Request Entity Too Large"), 422: _("Unprocessable Entity"),
+    429: _("Too Many Requests"), 500: _("Internal Server Error"),
+    503: _("Service Unavailable"),
+}
+ERROR_DESCRIPTIONS: dict[int, str] = {
+    400: _("The browser sent a request this server could not understand."),
+    403: _("You don't have the permission to open this page."),
+    404: _("There is no page at this address. If you typed it, check the spelling."),
+    405: _("This page cannot be opened that way."),
+    413: _("What was sent is too large."),
+    429: _("Too many requests at once: wait a moment and try again."),
+    500: _("Something went wrong on the server. Please try again."),
+    503: _("The server is busy or down for maintenance. Please try again shortly."),
+}
+
+
+class ErrorText:
+    """An error page's name and description in the page's language."""
+
+    def __init__(self, name: str, description: str) -> None:
+        self.name = name
+        self.description = description
+
+
+def error_text(error: HTTPException) -> ErrorText:
+    """Werkzeug names every HTTP error in English; a page says it in its language. A
+    description a view wrote itself (``abort(404, description=...)``) is kept; Werkzeug's
+    default description is replaced by the catalogue's."""
+    code = error.code or 500
+    name = gettext(ERROR_NAMES[code]) if code in ERROR_NAMES else (error.name or "")
+    description = error.description or ""
+    default = type(error).description
+    if (description == default or not description) and code in ERROR_DESCRIPTIONS:
+        description = gettext(ERROR_DESCRIPTIONS[code])
+    return ErrorText(name, description)
+
+
+def verdict_penalty_text(verdict: TurnVerdict) -> str:
+    """A turn verdict's penalty, for the turn page."""
+    return penalty_text(verdict.penalty, draw=verdict.preset.over_time_draw,
+                        failed_draw=verdict.preset.failed_turn_draw)

@@ -94,7 +94,7 @@ def test_the_timer_takes_the_seating_order_and_the_presets_time(client: FlaskCli
                       ).get_data(as_text=True)
     assert "data-players='[\"Ann\", \"Bob\", \"Cy\"]'" in html
     assert 'data-seconds="120"' in html and ">2:00<" in html
-    assert 'data-penalty="draws one tile"' in html
+    assert 'data-text-alarm="Time! {player} draws one tile"' in html
 
 
 def test_the_timer_time_can_be_adjusted(client: FlaskClient) -> None:

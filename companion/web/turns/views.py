@@ -8,10 +8,11 @@ from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournam
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.solver import arrangement_hint
 from companion.core.tiles import parse_table
-from companion.web.tool_text import input_error_html
+from companion.web.tool_text import input_error_html, verdict_penalty_text
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
 
 bp = Blueprint("turns", __name__)
+bp.add_app_template_filter(verdict_penalty_text, "penalty_text")
 
 
 @bp.route("/turn", methods=["GET", "POST"])
