@@ -10,8 +10,9 @@
   function showSwitch(button) {
     const dark = isDark();
     button.setAttribute("aria-pressed", dark ? "true" : "false");
-    button.textContent = dark ? "☀ Light" : "☾ Dark";
-    button.setAttribute("aria-label", dark ? "Switch to light colours" : "Switch to dark colours");
+    // The words come from the page, in its language (templates/base.html, data-text-*).
+    button.textContent = dark ? button.dataset.textLight : button.dataset.textDark;
+    button.setAttribute("aria-label", dark ? button.dataset.textToLight : button.dataset.textToDark);
   }
 
   const button = document.querySelector("[data-theme-switch]");

@@ -260,7 +260,7 @@ def _solver_variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
         return "", {"seconds": r.text("seconds")}
     if code == "solver_tiles_fit_nowhere":
         tiles = r.tiles("tiles")
-        return ("" if len(tiles) == 1 else "many"), {"tiles": format_tiles(tiles)}
+        return ("" if len(tiles) == 1 else "many"), {"tiles": ", ".join(str(t) for t in tiles)}
     if code == "solver_too_few_tiles":
         return "", {"least": r.int("least")}
     if code == "solver_special_joker_alone":
