@@ -16,7 +16,7 @@ from flask_babel import gettext
 from companion.core.melds import check_meld
 from companion.core.reasons import Reason
 from companion.core.tiles import Tile, format_tiles
-from companion.web.languages import DEFAULT_LANGUAGE, current_language
+from companion.web.languages import DEFAULT_LANGUAGE, RIGHT_TO_LEFT, current_language
 
 
 def _(message: str) -> str:
@@ -155,8 +155,19 @@ def tile_word(tile: Tile) -> str:
     return f"{word(tile.colour.word)} {tile.number}"
 
 
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+def isolated(text: str) -> str:
+    """On a right-to-left page, text written left to right (tiles between quotes, a preset's
+    name with its year in parentheses) is isolated, so its quotes and parentheses stay put."""
+    if current_language() not in RIGHT_TO_LEFT:
+        return text
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
+
+
 def _quoted(tiles: tuple[Tile, ...]) -> str:
-    return f"“{format_tiles(tiles)}”"
+    return isolated(f"“{format_tiles(tiles)}”")
 
 
 def _quoted_sets(melds: tuple[tuple[Tile, ...], ...]) -> str:
@@ -183,7 +194,7 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     code = r.code
     p = r.params
     if code == "joker_not_in_edition":
-        return "", {"joker": word(r.text("joker")), "preset": r.text("preset")}
+        return "", {"joker": word(r.text("joker")), "preset": isolated(r.text("preset"))}
     if code == "too_few_tiles":
         return ("double" if r.text("double_joker") == "yes" else ""), {"least": r.int("least")}
     if code == "mirror_sides_unequal":
@@ -230,7 +241,7 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     if code in ("illegal_set", "table_before_illegal"):
         return "", {"set": r.int("set"), "tiles": _quoted(r.tiles("tiles")), "why": _why(r)}
     if code == "meld_too_low":
-        return "", {"value": r.int("value"), "preset": r.text("preset"), "needed": r.int("needed")}
+        return "", {"value": r.int("value"), "preset": isolated(r.text("preset")), "needed": r.int("needed")}
     if code in ("meld_touches_table", "joker_before_meld"):
         return "", {"sets": _quoted_sets(r.melds("sets"))}
     freed: dict[str, object] = {}
@@ -241,12 +252,12 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
             return "gone", freed
         return "", freed | {"into": _quoted(r.tiles("into"))}
     if code == "joker_set_manipulated":
-        return "", {"preset": r.text("preset"), "set": _quoted(r.tiles("set"))}
+        return "", {"preset": isolated(r.text("preset")), "set": _quoted(r.tiles("set"))}
     if code == "joker_needs_two_rack_tiles":
-        return "", freed | {"preset": r.text("preset"), "needed": r.int("needed"),
+        return "", freed | {"preset": isolated(r.text("preset")), "needed": r.int("needed"),
                             "count": r.int("count")}
     if code == "joker_not_exchanged":
-        return "", freed | {"preset": r.text("preset")}
+        return "", freed | {"preset": isolated(r.text("preset"))}
     if code == "joker_needs_both_missing_tiles":
         return "", freed | {"missing": ", ".join(str(t) for t in r.tiles("missing"))}
     if code == "bonus_joker_replaced_joker":
@@ -272,7 +283,7 @@ def _solver_variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     if code == "solver_table_cannot_be_laid":
         return "", {"why": reason_sentence(r.reason("why"))}
     if code == "solver_meld_out_of_reach":
-        return "", {"needed": r.int("needed"), "preset": r.text("preset")}
+        return "", {"needed": r.int("needed"), "preset": isolated(r.text("preset"))}
     return "", {}
 
 

@@ -29,7 +29,7 @@ from companion.core.reasons import (
 from companion.core.referee import TurnInputError
 from companion.core.tiles import ImpossibleTilesError, NotationError
 from companion.core.turn_verdicts import Penalty, TurnVerdict
-from companion.web.languages import DEFAULT_LANGUAGE, current_language
+from companion.web.languages import DEFAULT_LANGUAGE, RIGHT_TO_LEFT, current_language
 from companion.web.reason_text import tile_word
 
 
@@ -185,6 +185,15 @@ def input_error_html(error: NotationError | ImpossibleTilesError | TurnInputErro
     if isinstance(cause, ImpossibleTilesError) and error.field == "rack":
         said = _say(WITH_TABLE_BEFORE, {"message": said})
     return _say(IN_FIELD, {"field": gettext(TURN_FIELDS[error.field]), "message": said})
+
+
+def bdi(text: object) -> Markup:
+    """On a right-to-left page, text written left to right (a preset's name with its year in
+    parentheses, tiles in a Hebrew sentence) kept apart in ``<bdi>``, so its own parentheses
+    and numbers stay in place; other pages get the text as it is."""
+    if current_language() not in RIGHT_TO_LEFT:
+        return Markup(escape(text))
+    return Markup("<bdi>%s</bdi>") % (text,)
 
 
 def rule_text(rule: str) -> str:

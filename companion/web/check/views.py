@@ -13,7 +13,13 @@ from companion.core.solver import arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, parse_table
 from companion.web.check.forms import CheckTableForm
 from companion.web.reason_text import tile_word
-from companion.web.tool_text import error_text, impossible_tiles_html, palette_text, rule_text
+from companion.web.tool_text import (
+    bdi,
+    error_text,
+    impossible_tiles_html,
+    palette_text,
+    rule_text,
+)
 
 bp = Blueprint("check", __name__)
 
@@ -25,6 +31,7 @@ def rule_facts() -> dict[str, object]:
 
 
 bp.add_app_template_filter(rule_text, "rule_text")
+bp.add_app_template_filter(bdi, "bdi")
 bp.add_app_template_filter(tile_word, "tile_word")
 bp.add_app_template_filter(error_text, "error_text")
 bp.add_app_template_filter(impossible_tiles_html, "impossible_tiles")
