@@ -339,7 +339,8 @@ def _(r: Reason) -> str:
 @renders("solver_tiles_fit_nowhere")
 def _(r: Reason) -> str:
     tiles = r.tiles("tiles")
-    return f"{', '.join(str(t) for t in tiles)} {'fits' if len(tiles) == 1 else 'fit'} in no run or group"
+    verb = "fits" if len(tiles) == 1 else "fit"
+    return f"{', '.join(str(t) for t in tiles)} {verb} in no run or group"
 
 
 @renders("solver_too_few_tiles")

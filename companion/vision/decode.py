@@ -43,7 +43,8 @@ def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
         while position < len(data) and data[position] == 0xFF:
             position += 1
         if position + 3 > len(data):
-            raise PhotoError("the file is truncated: the JPEG ends before its picture starts", "damaged")
+            raise PhotoError("the file is truncated: the JPEG ends before its picture starts",
+                             "damaged")
         marker = data[position]
         position += 1
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
@@ -78,7 +79,8 @@ def _png_size(data: bytes) -> tuple[int, int]:
     position = 8
     while True:
         if position + 12 > len(data):
-            raise PhotoError("the file is truncated: the PNG ends before the end of the picture", "damaged")
+            raise PhotoError("the file is truncated: the PNG ends before the end of the picture",
+                             "damaged")
         length, kind = struct.unpack(">I4s", data[position:position + 8])
         if length > len(data) - position - 12:
             raise PhotoError("the file is truncated or damaged: a PNG chunk runs past the end of "
@@ -99,7 +101,8 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
         width, height, scan_start = _jpeg_size_and_scan(data)
         # the entropy-coded data never holds FF D9, so the end marker must come after the scan
         if data.rfind(b"\xff\xd9") < scan_start:
-            raise PhotoError("the file is truncated: the JPEG ends before the end of the picture", "damaged")
+            raise PhotoError("the file is truncated: the JPEG ends before the end of the picture",
+                             "damaged")
     elif data.startswith(_PNG_MAGIC):
         width, height = _png_size(data)
     else:
@@ -121,7 +124,8 @@ def decode_image(data: bytes) -> np.ndarray:
     buffer = np.frombuffer(data, dtype=np.uint8)
     image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)", "not_an_image")
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
+                         "not_an_image")
     return image
 
 
@@ -157,7 +161,8 @@ class DecodedPhoto:
 def _decode(data: bytes, flags: int) -> np.ndarray:
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
-        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)", "not_an_image")
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
+                         "not_an_image")
     return image
 
 

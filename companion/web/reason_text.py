@@ -241,7 +241,8 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     if code in ("illegal_set", "table_before_illegal"):
         return "", {"set": r.int("set"), "tiles": _quoted(r.tiles("tiles")), "why": _why(r)}
     if code == "meld_too_low":
-        return "", {"value": r.int("value"), "preset": isolated(r.text("preset")), "needed": r.int("needed")}
+        return "", {"value": r.int("value"), "preset": isolated(r.text("preset")),
+                    "needed": r.int("needed")}
     if code in ("meld_touches_table", "joker_before_meld"):
         return "", {"sets": _quoted_sets(r.melds("sets"))}
     freed: dict[str, object] = {}

@@ -170,21 +170,21 @@ def test_a_german_hint_shows_what_was_probably_meant_as_notation(client: FlaskCl
     page = client.post("/check", data={"table": "R5R6R7"},
                        headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert field_errors(page) == [
-        "<code>R5R6R7</code> (Kombination 1, Stein 1): meintest du <code>R5 R6 R7</code>? "
-        "Trenne die Steine mit Leerzeichen"]
+        ("<code>R5R6R7</code> (Kombination 1, Stein 1): meintest du <code>R5 R6 R7</code>? "
+        "Trenne die Steine mit Leerzeichen")]
 
 
 def test_a_rack_error_and_a_third_copy_on_the_turn_page_in_french(client: FlaskClient) -> None:
     page = client.post("/turn", data={"before": "", "after": "R5 R6 R7", "rack": "R5 X9"},
                        headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert field_errors(page) == [
-        "<code>X9</code> (chevalet, tuile 2) : <code>X</code> n'est pas une couleur : K (noir), "
-        "R (rouge), B (bleu) ou O (orange)"]
+        ("<code>X9</code> (chevalet, tuile 2) : <code>X</code> n'est pas une couleur : K (noir), "
+        "R (rouge), B (bleu) ou O (orange)")]
     page = client.post("/turn", data={"before": "R5 R6 R7", "after": "R5 R6 R7 | R5 R5 R5"},
                        headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert field_errors(page) == [
-        "table après le tour : <code>R5</code> (rouge 5) apparaît 4 fois : le jeu n’a que 2 "
-        "exemplaires de chaque tuile"]
+        ("table après le tour : <code>R5</code> (rouge 5) apparaît 4 fois : le jeu n’a que 2 "
+        "exemplaires de chaque tuile")]
 
 
 def test_a_solver_reason_is_said_in_the_pages_language(client: FlaskClient) -> None:

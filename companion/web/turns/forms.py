@@ -95,8 +95,9 @@ def seating(_form: FlaskForm, field: Field) -> None:
             "At most %(most)s players: %(num)s names were given.", len(names), most=MOST_PLAYERS))
     for name in names:
         if len(name) > LONGEST_NAME:
-            raise ValidationError(gettext("“%(name)s…” is longer than %(longest)s characters.",
-                                          name=name[:20], longest=LONGEST_NAME))
+            raise ValidationError(gettext(
+                "“%(name)s…” is longer than %(longest)s characters.", name=name[:20],
+                longest=LONGEST_NAME))
 
 
 class TimerForm(FlaskForm):
