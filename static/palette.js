@@ -156,6 +156,14 @@
     return { preset: picker ? picker.value : undefined };
   }
 
+  // A counted phrase in the page's language: the server hands each plural category's form
+  // (templates/_palette.html), the browser knows which category a number falls in.
+  function counted(formsJson, count) {
+    const forms = JSON.parse(formsJson);
+    const category = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+    return (forms[category] || forms.other).replace("{n}", count);
+  }
+
   function showValue(palette) {
     const output = palette.querySelector(".palette-value");
     const field = fieldOf(palette);
@@ -176,11 +184,14 @@
       if (fieldOf(palette) !== field || field.value !== body.rack) return;  // typed on since
       output.classList.toggle("palette-value-error", Boolean(answer.error));
       if (answer.error) {
-        output.textContent = answer.error;
+        const where = answer.where || {};
+        output.textContent = output.dataset.textRackError
+          .replace("{token}", where.token || where.tile || "");
       } else {
-        output.textContent = "Rack value " + answer.value + " · " + answer.tiles + " tile" +
-          (answer.tiles === 1 ? "" : "s") + (answer.jokers ? " · " + answer.jokers + " joker" +
-          (answer.jokers === 1 ? "" : "s") : "");
+        const parts = [output.dataset.textRackValue.replace("{value}", answer.value),
+          counted(output.dataset.textTiles, answer.tiles)];
+        if (answer.jokers) parts.push(counted(output.dataset.textJokers, answer.jokers));
+        output.textContent = parts.join(" · ");
       }
     }).catch(function () {
       output.textContent = "";

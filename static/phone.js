@@ -10,9 +10,9 @@
   function showSwitch(button) {
     const dark = isDark();
     button.setAttribute("aria-pressed", dark ? "true" : "false");
-    // The words come from the page's language (base.html's data attributes).
-    button.textContent = dark ? button.dataset.light : button.dataset.dark;
-    button.setAttribute("aria-label", dark ? button.dataset.toLight : button.dataset.toDark);
+    // The words come from the page, in its language (templates/base.html, data-text-*).
+    button.textContent = dark ? button.dataset.textLight : button.dataset.textDark;
+    button.setAttribute("aria-label", dark ? button.dataset.textToLight : button.dataset.textToDark);
   }
 
   const button = document.querySelector("[data-theme-switch]");

@@ -35,10 +35,11 @@
         if (!file) return;
         // One photo at a time: the other picker is emptied so the server sees only this one.
         inputs.forEach(function (other) { if (other !== input) other.value = ""; });
-        chosen.textContent = "Photo: " + file.name + " (" + megabytes(file.size) + ")";
+        chosen.textContent = uploadForm.dataset.textChosen.replace("{name}", file.name)
+          .replace("{size}", megabytes(file.size));
         showError(tooLarge(file)
-          ? "The photo is too large (" + megabytes(file.size) + "): at most " +
-            megabytes(maxBytes) + ". Take it again at a lower resolution or crop it."
+          ? uploadForm.dataset.textTooLarge.replace("{size}", megabytes(file.size))
+            .replace("{limit}", megabytes(maxBytes))
           : "");
         if (!tooLarge(file) && !uploadForm.classList.contains("is-reading")) {
           uploadForm.requestSubmit();
@@ -57,7 +58,7 @@
       uploadForm.classList.add("is-reading");
       const button = uploadForm.querySelector(".read-button");
       if (button) {
-        button.textContent = "Reading the photo…";
+        button.textContent = uploadForm.dataset.textReading;
         // disabled after this event has let the form go; the file inputs stay enabled, or
         // the photo would not be sent
         window.setTimeout(function () { button.disabled = true; }, 0);
@@ -99,7 +100,7 @@
       table.value = lines.join("\n");
       table.dispatchEvent(new Event("input", { bubbles: true }));
       button.disabled = true;
-      button.textContent = "Used: re-check to see the verdict";
+      button.textContent = button.dataset.textUsed;
     });
   });
 

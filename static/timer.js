@@ -2,7 +2,7 @@
 // The remaining time is always computed from a wall-clock deadline (Date.now()), never by
 // counting ticks, so a throttled background tab or a locked screen cannot make it run slow:
 // when the page wakes up it shows the true time left, and raises the alarm if it has passed.
-// Markup: templates/turns/timer.html (data-players, data-seconds, data-penalty).
+// Markup: templates/turns/timer.html (data-players, data-seconds, data-text-*: the words).
 // Sound (the alarm and a short beep each second of the last ten) can be switched off; the
 // choice is remembered. Each player's time used this game is added up from the same clock.
 (function () {
@@ -13,16 +13,21 @@
 
   const TICK_MS = 200;
   const URGENT_MS = 10 * 1000;
+  // Every word the timer writes comes from the page, in its language (data-text-*);
+  // "{player}" stands for a name.
+  const text = root.dataset;
   const HINTS = {
-    ready: "Tap here or press the space bar to start",
-    running: "Tap or space bar: pass the turn",
-    paused: "Paused · Resume, or tap to pass the turn",
-    expired: "Tap or space bar: next player",
+    ready: text.textHintReady,
+    running: text.textHintRunning,
+    paused: text.textHintPaused,
+    expired: text.textHintExpired,
   };
+  function withPlayer(template, name) {
+    return template.replace("{player}", name);
+  }
 
   const players = JSON.parse(root.dataset.players);
   const turnMs = Number(root.dataset.seconds) * 1000;
-  const penalty = root.dataset.penalty;
   const face = document.getElementById("timer-face");
   const playerLabel = document.getElementById("timer-player");
   const digits = document.getElementById("timer-digits");
@@ -115,16 +120,17 @@
     document.body.classList.toggle("timer-expired", state === "expired");
     root.toggleAttribute("data-urgent", state === "running" && ms <= URGENT_MS);
     playerLabel.textContent = players[current];
-    nextLabel.textContent = players.length > 1 ? "Next: " + nextPlayer() : "";
+    nextLabel.textContent = players.length > 1 ? withPlayer(text.textNext, nextPlayer()) : "";
     hint.textContent = HINTS[state];
-    pauseButton.textContent = state === "paused" ? "Resume" : "Pause";
+    pauseButton.textContent = state === "paused" ? text.textResume : text.textPause;
     pauseButton.disabled = state !== "running" && state !== "paused";
     restartButton.disabled = state === "ready";
     undoButton.disabled = beforePass === null;
-    document.title = (state === "ready" ? "" : shown + " · ") + players[current] + " · Turn timer";
+    document.title = (state === "ready" ? "" : shown + " · ") + players[current] + " · " +
+      text.textTitle;
     if (soundButton) {
       soundButton.setAttribute("aria-pressed", soundOn ? "true" : "false");
-      soundButton.textContent = soundOn ? "Sound on" : "Sound off";
+      soundButton.textContent = soundOn ? text.textSoundOn : text.textSoundOff;
     }
     renderUsed();
   }
@@ -201,7 +207,7 @@
     endStretch(deadline);
     state = "expired";
     remainingWhenStopped = 0;
-    alarm.textContent = "Time! " + players[current] + " " + penalty;
+    alarm.textContent = withPlayer(text.textAlarm, players[current]);
     alarm.hidden = false;
     soundAlarm();
     if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
@@ -272,7 +278,8 @@
       else root.requestFullscreen().catch(function () { fullscreenButton.hidden = true; });
     });
     document.addEventListener("fullscreenchange", function () {
-      fullscreenButton.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+      fullscreenButton.textContent = document.fullscreenElement ? text.textLeaveFullScreen
+        : text.textFullScreen;
     });
   }
 

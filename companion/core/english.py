@@ -321,3 +321,78 @@ def _(r: Reason) -> str:
 def _(r: Reason) -> str:
     return (f"a {r.text('bonus')} took the place of {_freed(r)}: bonus jokers cannot replace a "
             "regular joker or another bonus joker")
+
+
+# --- the solver (companion.core.solver): why tiles cannot be laid ------------------------------
+
+@renders("solver_no_tiles")
+def _(r: Reason) -> str:
+    return "there are no tiles to lay"
+
+
+@renders("solver_timeout_arrange")
+def _(r: Reason) -> str:
+    return (f"the search ran out of time ({r.text('seconds')} s) before deciding whether these "
+            "tiles can be laid")
+
+
+@renders("solver_tiles_fit_nowhere")
+def _(r: Reason) -> str:
+    tiles = r.tiles("tiles")
+    verb = "fits" if len(tiles) == 1 else "fit"
+    return f"{', '.join(str(t) for t in tiles)} {verb} in no run or group"
+
+
+@renders("solver_too_few_tiles")
+def _(r: Reason) -> str:
+    return f"a set needs at least {r.int('least')} tiles"
+
+
+@renders("solver_special_joker_alone")
+def _(r: Reason) -> str:
+    return (f"the solver finds no set for the {r.text('joker')}: it could not place it in any set "
+            "the rules allow")
+
+
+@renders("solver_special_jokers_together")
+def _(r: Reason) -> str:
+    return (f"the solver finds no way to place the {' and the '.join(r.words('jokers'))} "
+            "together: each needs tiles the other takes")
+
+
+@renders("solver_tile_too_many")
+def _(r: Reason) -> str:
+    tile = r.tiles("tile")[0]
+    return f"without {tile} ({tile.words}) the rest could be laid"
+
+
+@renders("solver_tile_over")
+def _(r: Reason) -> str:
+    return "every split into runs and groups leaves some tile over"
+
+
+@renders("solver_rack_empty")
+def _(r: Reason) -> str:
+    return "the rack is empty: nothing to play"
+
+
+@renders("solver_timeout_play")
+def _(r: Reason) -> str:
+    return (f"the search ran out of time ({r.text('seconds')} s) before finding a play: nothing "
+            "found so far")
+
+
+@renders("solver_table_cannot_be_laid")
+def _(r: Reason) -> str:
+    return f"the table itself cannot be laid legally: {render(r.reason('why'))}"
+
+
+@renders("solver_meld_out_of_reach")
+def _(r: Reason) -> str:
+    return (f"no sets from your rack reach the initial meld of {r.int('needed')} "
+            f"({r.text('preset')}): draw a tile")
+
+
+@renders("solver_nothing_to_lay")
+def _(r: Reason) -> str:
+    return "nothing from your rack can be laid: draw a tile"

@@ -446,8 +446,11 @@ CHECKERS: tuple[Callable[[_Turn], list[Violation]], ...] = (
 class TurnInputError(ValueError):
     """Typed turn input that cannot be judged, naming the field (before, after or rack)."""
 
-    def __init__(self, field: str, message: str, where: dict[str, int | str]) -> None:
+    def __init__(self, field: str, message: str, where: dict[str, int | str], *,
+                 cause: NotationError | ImpossibleTilesError | None = None) -> None:
         self.field = field
+        self.cause = cause
+        """The parser's or the box's error behind it (its ``code`` for a page to say)."""
         self.where: dict[str, int | str] = {"field": field, **where}
         located = field == "rack" and " at rack, " in message  # the parser named the rack
         super().__init__(message if located else f"{TURN_FIELD_WORDS[field]}: {message}")
@@ -475,7 +478,7 @@ def referee_typed_turn(before_text: str, after_text: str, *, opened: bool, prese
             message = str(error)
             if field == "rack":
                 message = "together with the table before the turn, " + message
-            raise TurnInputError(field, message, error.where) from error
+            raise TurnInputError(field, message, error.where, cause=error) from error
     return _judge_turn(before, after, opened=opened, preset=preset, rack=rack,
                        over_time=over_time)
 
@@ -484,7 +487,7 @@ def _parse_field(field: str, text: str, parse: Callable[[str], _Parsed]) -> _Par
     try:
         return parse(text)
     except NotationError as error:
-        raise TurnInputError(field, str(error), error.where) from error
+        raise TurnInputError(field, str(error), error.where, cause=error) from error
 
 
 def _sorted_tiles(tiles: Iterable[Tile]) -> Meld:

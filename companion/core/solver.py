@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from companion.core.melds import MeldVerdict, check_meld
 from companion.core.presets import PRESSMAN, Preset
+from companion.core.reasons import Reason
 from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
 from companion.core.solver_search import (
@@ -83,6 +84,9 @@ class Solution:
     value: int
     reason: str | None
     complete: bool
+    why: Reason | None = None
+    """``reason`` as a code with parameters (rendered in English by ``companion.core.english``),
+    for a page to say in its language."""
 
     @property
     def table(self) -> Table:
@@ -95,6 +99,8 @@ class Solution:
             "played": [str(tile) for tile in self.played],
             "value": self.value,
             "reason": self.reason,
+            "reason_code": None if self.why is None else self.why.code,
+            "reason_params": None if self.why is None else self.why.params_json(),
             "complete": self.complete,
         }
 
@@ -114,6 +120,10 @@ class Solution:
         if not self.complete:
             lines.append("(The search stopped at its time limit: this is the best found so far.)")
         return "\n".join(lines)
+
+
+def _not_possible(sets: tuple[MeldVerdict, ...], why: Reason, complete: bool) -> Solution:
+    return Solution(False, sets, (), 0, str(why), complete, why)
 
 
 # --- counting tiles ---------------------------------------------------------------------------
@@ -298,22 +308,22 @@ def arrange(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN,
     check_inventory(tiles, preset.jokers)
     deadline = time.monotonic() + time_limit
     if not tiles:
-        return Solution(False, (), (), 0, "there are no tiles to lay", True)
+        return _not_possible((), Reason("solver_no_tiles"), True)
     try:
         found = _solve(tiles, (), weight=_weights("tiles"), minimum_value=0, preset=preset,
                        deadline=deadline)
     except SearchTimeout:
-        return Solution(False, (), (), 0, f"the search ran out of time ({time_limit:g} s) "
-                        "before deciding whether these tiles can be laid", False)
+        return _not_possible((), Reason("solver_timeout_arrange", {"seconds": f"{time_limit:g}"}),
+                             False)
     if found is None:
-        return Solution(False, (), (), 0, _why_not(tiles, preset, deadline), True)
+        return _not_possible((), _why_not(tiles, preset, deadline), True)
     if _tally(tile for meld in found.melds for tile in meld) != _tally(tiles):
         raise SolverError("the arrangement does not use exactly the tiles given")
     verdicts = _judge(_sorted_sets(found.melds), preset)
     return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
 
 
-def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
+def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> Reason:
     """The reason a player understands: a tile that fits nowhere, or the one tile too many."""
     counts = _counts(tiles)
     joker_width = (_jokers(tiles, JokerKind.REGULAR) + 2 * _jokers(tiles, JokerKind.DOUBLE))
@@ -321,20 +331,17 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
     loners = [tile for tile in sorted(set(tiles), key=Tile.sort_key)
               if tile.number is not None and not _fits_somewhere(tile, counts, joker_width)]
     if loners and not special:  # a mirror or colour-change joker makes other sets possible
-        names = ", ".join(str(t) for t in loners)
-        verb = "fits" if len(loners) == 1 else "fit"
-        return f"{names} {verb} in no run or group"
+        return Reason("solver_tiles_fit_nowhere", {"tiles": tuple(loners)})
     if len(tiles) < 3:
-        return "a set needs at least 3 tiles"
+        return Reason("solver_too_few_tiles", {"least": 3})
     if special and not any(True for _ in place_specials(tiles, (), preset=preset)):
         plain = [t for t in tiles if t not in special]
         alone = [t for t in special
                  if not any(True for _ in place_specials([*plain, t], (), preset=preset))]
         if alone:
-            return (f"the solver finds no set for the {alone[0].words}: "
-                    "it could not place it in any set the rules allow")
-        return (f"the solver finds no way to place the {' and the '.join(t.words for t in special)}"
-                " together: each needs tiles the other takes")
+            return Reason("solver_special_joker_alone", {"joker": alone[0].words})
+        return Reason("solver_special_jokers_together",
+                      {"jokers": tuple(t.words for t in special)})
     deadline = min(deadline, time.monotonic() + REASON_TIME_LIMIT)
     try:  # every tile optional: the most that can be laid leaves out the tile too many
         found = _solve((), tiles, weight=_weights("tiles"), minimum_value=0, preset=preset,
@@ -345,8 +352,8 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> str:
         left = Counter(tiles) - found.used
         if sum(left.values()) == 1:
             tile = next(iter(left))
-            return f"without {tile} ({tile.words}) the rest could be laid"
-    return "every split into runs and groups leaves some tile over"
+            return Reason("solver_tile_too_many", {"tile": (tile,)})
+    return Reason("solver_tile_over")
 
 
 def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bool:
@@ -386,7 +393,7 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
     weight = _weights(goal)
     as_laid = tuple(check_meld(meld, preset=preset) for meld in table)
     if not rack:
-        return Solution(False, as_laid, (), 0, "the rack is empty: nothing to play", True)
+        return _not_possible(as_laid, Reason("solver_rack_empty"), True)
     try:
         if opened:
             found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
@@ -398,21 +405,21 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
     except SearchTimeout:
-        return Solution(False, as_laid, (), 0, f"the search ran out of time ({time_limit:g} s) "
-                        "before finding a play: nothing found so far", False)
+        return _not_possible(as_laid, Reason("solver_timeout_play", {"seconds": f"{time_limit:g}"}),
+                             False)
     if found is None:
         if opened:
             why = arrange(table_tiles, preset=preset, time_limit=max(0.1, deadline -
                                                                      time.monotonic()))
-            return Solution(False, as_laid, (), 0, "the table itself cannot be laid legally: "
-                            f"{why.reason}", why.complete)
-        return Solution(False, as_laid, (), 0, "no sets from your rack reach the initial meld "
-                        f"of {preset.initial_meld} ({preset.name}): draw a tile", True)
+            assert why.why is not None
+            return _not_possible(as_laid, Reason("solver_table_cannot_be_laid", {"why": why.why}),
+                                 why.complete)
+        return _not_possible(as_laid, Reason("solver_meld_out_of_reach", {
+            "needed": preset.initial_meld, "preset": preset.name}), True)
     played_counter = found.used - Counter(table_tiles)
     played = tuple(sorted(played_counter.elements(), key=Tile.sort_key))
     if not played:
-        return Solution(False, as_laid, (), 0, "nothing from your rack can be laid: draw a tile",
-                        True)
+        return _not_possible(as_laid, Reason("solver_nothing_to_lay"), True)
     if opened:
         if found.used != Counter(table_tiles) + played_counter:
             raise SolverError("the new table lost a tile of the old one")

@@ -70,18 +70,50 @@ _SET_SEPARATORS = re.compile(r"[|;\n]")
 _TILE_SEPARATORS = re.compile(r"[\s,]+")
 
 
-class NotationError(ValueError):
-    """A token that is not a tile, with where it stands ("set 2, tile 3")."""
+NOTATION_PROBLEMS: dict[str, str] = {
+    "empty_tile": "an empty tile",
+    "run_together": "did you mean {spaced}? Separate the tiles with spaces",
+    "zero_for_o": "did you mean {meant}? Orange is the letter O, not the digit 0",
+    "number_first": "did you mean {meant}? The colour comes first",
+    "colour_without_number": "a colour needs a number, as in R7",
+    "not_colour_and_number": ("a tile is a colour letter (K, R, B, O) and a number "
+                              "{lowest}–{highest}, as in R7"),
+    "not_a_tile": ("not a tile: colours are K (black), R (red), B (blue), O (orange); "
+                   "jokers J, D, M, C"),
+    "joker_with_number": "a joker has no number: did you mean {letter}?",
+    "not_a_colour": "`{letter}` is not a colour: use K (black), R (red), B (blue) or O (orange)",
+    "number_out_of_range": "numbers run {lowest}–{highest}",
+    "text_too_long": ("the text is {length:,} characters long; a whole box of tiles is written "
+                      "in far fewer (at most {longest:,} are read)"),
+}
+"""The English sentence of each notation error code (``NotationError.code``), with its named
+parameters: the CLI and the JSON API say these; the pages say the same codes through their
+catalogues."""
 
-    def __init__(self, token: str, problem: str, *, set_number: int | None = None,
-                 tile_number: int | None = None, place: str | None = None) -> None:
+
+class NotationError(ValueError):
+    """A token that is not a tile, with where it stands ("set 2, tile 3").
+
+    ``code`` (a key of ``NOTATION_PROBLEMS``) and ``params`` say what is wrong without words;
+    ``problem`` and ``str(error)`` say it in English.
+    """
+
+    def __init__(self, token: str, code: str, params: dict[str, int | str] | None = None, *,
+                 set_number: int | None = None, tile_number: int | None = None,
+                 place: str | None = None) -> None:
         self.token = token
-        self.problem = problem
+        self.code = code
+        self.params: dict[str, int | str] = dict(params or {})
+        self.problem = NOTATION_PROBLEMS[code].format(**self.params)
         self.set_number = set_number
         self.tile_number = tile_number
         self.place = place
-        shown = token if len(token) <= 20 else token[:12] + "…"
-        super().__init__(f"`{shown}`{self.where_words}: {problem}")
+        super().__init__(f"`{self.shown_token}`{self.where_words}: {self.problem}")
+
+    @property
+    def shown_token(self) -> str:
+        """The token as a message quotes it: a long one is cut short."""
+        return self.token if len(self.token) <= 20 else self.token[:12] + "…"
 
     @property
     def where_words(self) -> str:
@@ -137,36 +169,36 @@ class Tile:
         and, for the usual slips (``J1``, ``R5R6R7``, ``09``), what was probably meant."""
         text = token.strip().upper()
 
-        def fail(problem: str) -> NotationError:
-            return NotationError(token.strip(), problem, set_number=set_number,
+        def fail(code: str, **params: int | str) -> NotationError:
+            return NotationError(token.strip(), code, params, set_number=set_number,
                                  tile_number=tile_number, place=place)
 
         if not text:
-            raise fail("an empty tile")
+            raise fail("empty_tile")
         if text in JOKER_LETTERS:
             return cls.of_joker(JOKER_LETTERS[text])
         match = _NUMBERED.match(text)
         if match is None:
             hint = _did_you_mean(text)
             if hint:
-                raise fail(hint)
+                code, params = hint
+                raise fail(code, **params)
             if text[0] in COLOUR_LETTERS and len(text) == 1:
-                raise fail("a colour needs a number, as in R7")
+                raise fail("colour_without_number")
             if text[0] in COLOUR_LETTERS or text[0].isdigit():
-                raise fail("a tile is a colour letter (K, R, B, O) and a number 1–13, as in R7")
-            raise fail("not a tile: colours are K (black), R (red), B (blue), O (orange); "
-                       "jokers J, D, M, C")
+                raise fail("not_colour_and_number", lowest=LOWEST_NUMBER, highest=HIGHEST_NUMBER)
+            raise fail("not_a_tile")
         letter, digits = match.groups()
         if letter in JOKER_LETTERS:
-            raise fail(f"a joker has no number: did you mean {letter}?")
+            raise fail("joker_with_number", letter=letter)
         if letter not in COLOUR_LETTERS:
-            raise fail(f"`{letter}` is not a colour: use K (black), R (red), B (blue) or O (orange)")
+            raise fail("not_a_colour", letter=letter)
         digits = digits.lstrip("0") or "0"
         if len(digits) > len(str(HIGHEST_NUMBER)):  # read no huge number: int() would refuse it
-            raise fail(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}")
+            raise fail("number_out_of_range", lowest=LOWEST_NUMBER, highest=HIGHEST_NUMBER)
         number = int(digits)
         if not LOWEST_NUMBER <= number <= HIGHEST_NUMBER:
-            raise fail(f"numbers run {LOWEST_NUMBER}–{HIGHEST_NUMBER}")
+            raise fail("number_out_of_range", lowest=LOWEST_NUMBER, highest=HIGHEST_NUMBER)
         return cls.numbered(COLOUR_LETTERS[letter], number)
 
     def __repr__(self) -> str:
@@ -208,18 +240,19 @@ _ZERO_FOR_O = re.compile(r"^0(1[0-3]|[1-9])$")
 _NUMBER_FIRST = re.compile(r"^(1[0-3]|[1-9])([KRBOY])$")
 
 
-def _did_you_mean(text: str) -> str | None:
-    """A hint for the slips people make typing tiles (``text`` is upper case)."""
+def _did_you_mean(text: str) -> tuple[str, dict[str, int | str]] | None:
+    """The code of a slip people make typing tiles and what was probably meant (``text`` is
+    upper case)."""
     if _RUN_TOGETHER.match(text):
-        spaced = " ".join(re.findall(r"[KRBOY](?:1[0-3]|[1-9])|[JDMC]", text))
-        return f"did you mean {spaced}? Separate the tiles with spaces"
+        return "run_together", {
+            "spaced": " ".join(re.findall(r"[KRBOY](?:1[0-3]|[1-9])|[JDMC]", text))}
     zero = _ZERO_FOR_O.match(text)
     if zero:
-        return f"did you mean O{zero.group(1)}? Orange is the letter O, not the digit 0"
+        return "zero_for_o", {"meant": f"O{zero.group(1)}"}
     number_first = _NUMBER_FIRST.match(text)
     if number_first:
         number, letter = number_first.groups()
-        return f"did you mean {COLOUR_LETTERS[letter].value}{number}? The colour comes first"
+        return "number_first", {"meant": f"{COLOUR_LETTERS[letter].value}{number}"}
     return None
 
 
@@ -230,9 +263,8 @@ Table = tuple[Meld, ...]
 def refuse_long_text(text: str) -> None:
     """Refuse, before reading it, text longer than any real table (``LONGEST_NOTATION``)."""
     if len(text) > LONGEST_NOTATION:
-        raise NotationError(text.strip()[:12].strip(), f"the text is {len(text):,} characters long; a "
-                            f"whole box of tiles is written in far fewer (at most "
-                            f"{LONGEST_NOTATION:,} are read)")
+        raise NotationError(text.strip()[:12].strip(), "text_too_long",
+                            {"length": len(text), "longest": LONGEST_NOTATION})
 
 
 class TileSet(tuple[Tile, ...]):
@@ -312,14 +344,30 @@ def format_table(table: Sequence[Sequence[Tile]]) -> str:
     return " | ".join(format_tiles(meld) for meld in table)
 
 
-class ImpossibleTilesError(ValueError):
-    """More copies of a tile than the box holds: an input error, never a verdict."""
+IMPOSSIBLE_TILES: dict[str, str] = {
+    "too_many_copies": ("{tile} ({words}) appears {count} times: the game has only {allowed} of "
+                        "each tile"),
+    "joker_not_in_edition": ("{tile} ({words}): this edition has no {joker}s (bonus jokers come "
+                             "only with Twist)"),
+    "too_many_jokers": "{tile} appears {count} times: the game has only {allowed} {joker}s",
+}
+"""The English sentence of each ``ImpossibleTilesError.code``."""
 
-    def __init__(self, tile: Tile, count: int, allowed: int, message: str) -> None:
+
+class ImpossibleTilesError(ValueError):
+    """More copies of a tile than the box holds: an input error, never a verdict.
+
+    ``code`` (a key of ``IMPOSSIBLE_TILES``) with the tile, count and allowed number says it
+    without words; ``str(error)`` says it in English."""
+
+    def __init__(self, tile: Tile, count: int, allowed: int, code: str) -> None:
         self.tile = tile
         self.count = count
         self.allowed = allowed
-        super().__init__(message)
+        self.code = code
+        super().__init__(IMPOSSIBLE_TILES[code].format(
+            tile=tile, words=tile.words, count=count, allowed=allowed,
+            joker=tile.joker.word if tile.joker is not None else ""))
 
     @property
     def where(self) -> dict[str, int | str]:
@@ -336,21 +384,13 @@ def check_inventory(tiles: Iterable[Tile], jokers_in_box: dict[JokerKind, int]) 
         count = counts[tile]
         if tile.joker is None:
             if count > COPIES_OF_EACH_TILE:
-                raise ImpossibleTilesError(
-                    tile, count, COPIES_OF_EACH_TILE,
-                    f"{tile} ({tile.words}) appears {count} times: the game has only "
-                    f"{COPIES_OF_EACH_TILE} of each tile")
+                raise ImpossibleTilesError(tile, count, COPIES_OF_EACH_TILE, "too_many_copies")
             continue
         allowed = jokers_in_box.get(tile.joker, 0)
         if allowed == 0:
-            raise ImpossibleTilesError(
-                tile, count, 0,
-                f"{tile} ({tile.words}): this edition has no {tile.joker.word}s "
-                "(bonus jokers come only with Twist)")
+            raise ImpossibleTilesError(tile, count, 0, "joker_not_in_edition")
         if count > allowed:
-            raise ImpossibleTilesError(
-                tile, count, allowed,
-                f"{tile} appears {count} times: the game has only {allowed} {tile.joker.word}s")
+            raise ImpossibleTilesError(tile, count, allowed, "too_many_jokers")
 
 
 def all_numbered_tiles() -> tuple[Tile, ...]:

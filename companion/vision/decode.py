@@ -43,7 +43,8 @@ def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
         while position < len(data) and data[position] == 0xFF:
             position += 1
         if position + 3 > len(data):
-            raise PhotoError("the file is truncated: the JPEG ends before its picture starts")
+            raise PhotoError("the file is truncated: the JPEG ends before its picture starts",
+                             "damaged")
         marker = data[position]
         position += 1
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
@@ -51,14 +52,14 @@ def _jpeg_size_and_scan(data: bytes) -> tuple[int, int, int]:
         (length,) = struct.unpack(">H", data[position:position + 2])
         if length < 2 or position + length > len(data):
             raise PhotoError("the file is truncated or damaged: a JPEG segment runs past the end "
-                             "of the file")
+                             "of the file", "damaged")
         if marker in _SOF_MARKERS:
             if length < 8:
-                raise PhotoError("the file is damaged: the JPEG header is cut short")
+                raise PhotoError("the file is damaged: the JPEG header is cut short", "damaged")
             height, width = struct.unpack(">HH", data[position + 3:position + 7])
         if marker == 0xDA:
             if not width or not height:
-                raise PhotoError("not an image: the JPEG has no picture size")
+                raise PhotoError("not an image: the JPEG has no picture size", "not_an_image")
             return width, height, position + length
         position += length
 
@@ -70,19 +71,20 @@ def _png_size(data: bytes) -> tuple[int, int]:
     chunk, and a decoder would reserve it) is refused before anything is decoded.
     """
     if len(data) < 33 or data[12:16] != b"IHDR":
-        raise PhotoError("the file is truncated: the PNG header is cut short")
+        raise PhotoError("the file is truncated: the PNG header is cut short", "damaged")
     (header_length,) = struct.unpack(">I", data[8:12])
     if header_length != 13:
-        raise PhotoError("the file is damaged: the PNG header has the wrong length")
+        raise PhotoError("the file is damaged: the PNG header has the wrong length", "damaged")
     width, height = struct.unpack(">II", data[16:24])
     position = 8
     while True:
         if position + 12 > len(data):
-            raise PhotoError("the file is truncated: the PNG ends before the end of the picture")
+            raise PhotoError("the file is truncated: the PNG ends before the end of the picture",
+                             "damaged")
         length, kind = struct.unpack(">I4s", data[position:position + 8])
         if length > len(data) - position - 12:
             raise PhotoError("the file is truncated or damaged: a PNG chunk runs past the end of "
-                             "the file")
+                             "the file", "damaged")
         position += 12 + length
         if kind == b"IEND":
             return width, height
@@ -91,27 +93,28 @@ def _png_size(data: bytes) -> tuple[int, int]:
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
     """Refuse what is not a complete JPEG or PNG of a sensible size; return the stored size."""
     if not data:
-        raise PhotoError("not an image: the file is empty")
+        raise PhotoError("not an image: the file is empty", "not_an_image")
     if len(data) > MAX_BYTES:
         raise PhotoError(f"the photo is too large: {_megabytes(len(data))}, "
-                         f"the limit is {_megabytes(MAX_BYTES)}")
+                         f"the limit is {_megabytes(MAX_BYTES)}", "too_large")
     if data.startswith(_JPEG_MAGIC):
         width, height, scan_start = _jpeg_size_and_scan(data)
         # the entropy-coded data never holds FF D9, so the end marker must come after the scan
         if data.rfind(b"\xff\xd9") < scan_start:
-            raise PhotoError("the file is truncated: the JPEG ends before the end of the picture")
+            raise PhotoError("the file is truncated: the JPEG ends before the end of the picture",
+                             "damaged")
     elif data.startswith(_PNG_MAGIC):
         width, height = _png_size(data)
     else:
-        raise PhotoError("not an image: send a photo as JPEG or PNG")
+        raise PhotoError("not an image: send a photo as JPEG or PNG", "not_an_image")
     if max(width, height) > MAX_SIDE:
         raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
-                         f"{MAX_SIDE} on a side")
+                         f"{MAX_SIDE} on a side", "too_large")
     if width * height > MAX_PIXELS:
         raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
-                         f"the limit is {MAX_PIXELS / 1e6:.0f}")
+                         f"the limit is {MAX_PIXELS / 1e6:.0f}", "too_large")
     if width == 0 or height == 0:
-        raise PhotoError("not an image: the picture has no pixels")
+        raise PhotoError("not an image: the picture has no pixels", "not_an_image")
     return width, height
 
 
@@ -121,7 +124,8 @@ def decode_image(data: bytes) -> np.ndarray:
     buffer = np.frombuffer(data, dtype=np.uint8)
     image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)")
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
+                         "not_an_image")
     return image
 
 
@@ -157,7 +161,8 @@ class DecodedPhoto:
 def _decode(data: bytes, flags: int) -> np.ndarray:
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
-        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)")
+        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
+                         "not_an_image")
     return image
 
 

@@ -2,4 +2,9 @@
 
 
 class PhotoError(ValueError):
-    """The photo cannot be read; ``str(error)`` says why in words a player understands."""
+    """The photo cannot be read; ``str(error)`` says why in words a player understands (English),
+    ``code`` says it without words, for a page in another language."""
+
+    def __init__(self, message: str, code: str = "unreadable") -> None:
+        super().__init__(message)
+        self.code = code

@@ -71,7 +71,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
-                         "the frame, in good light")
+                         "the frame, in good light", "no_tiles")
     corners = [canonical_corners(tile.rect) for tile in found]
     if upright:
         corners = [upright_corners(c) if tile.short_side > SQUARISH * tile.long_side else c

@@ -30,7 +30,7 @@ def check_light(image: np.ndarray) -> None:
     """Refuse a photo too dark to find tiles in, before looking for them."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if float(np.median(grey)) < DARK_PHOTO and float(np.percentile(grey, 99)) < 3 * DARK_PHOTO:
-        raise PhotoError(TOO_DARK)
+        raise PhotoError(TOO_DARK, "too_dark")
 
 
 def check_readable(crops: np.ndarray, unsure: np.ndarray) -> None:
@@ -39,9 +39,9 @@ def check_readable(crops: np.ndarray, unsure: np.ndarray) -> None:
         return
     greys = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) for crop in crops]
     if float(np.median([np.median(grey) for grey in greys])) < DARK_TILES:
-        raise PhotoError(TOO_DARK)
+        raise PhotoError(TOO_DARK, "too_dark")
     if float(np.median([sharpness(grey) for grey in greys])) < BLURRED:
-        raise PhotoError(TOO_BLURRED)
+        raise PhotoError(TOO_BLURRED, "too_blurred")
 
 
 def sharpness(grey: np.ndarray) -> float:

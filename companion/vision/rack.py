@@ -103,11 +103,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         read = find_and_read(photo, upright=True)
     except PhotoError as error:
         if str(error).startswith("no tiles found"):
-            raise PhotoError(NO_TILES) from error
+            raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
     rows = find_rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rows:
-        raise PhotoError(NO_RACK)
+        raise PhotoError(NO_RACK, "no_rack")
     on_rack = {index for row in rows for index in row}
     tiles = tuple(replace(read.tile(index), set_index=row_number)
                   for row_number, row in enumerate(rows) for index in row)

@@ -95,6 +95,8 @@ class Judgement:
     verdict: TableVerdict | None
     error: str | None
     sets: tuple[SetJudgement, ...]
+    impossible: ImpossibleTilesError | None = None
+    """The core's refusal behind ``error`` (its ``code`` for a page to say)."""
 
     @property
     def legal(self) -> bool:
@@ -113,7 +115,8 @@ def judge(table: Table, *, preset: Preset) -> Judgement:
                 sets.append(SetJudgement(meld_verdict.legal, meld_verdict.reason))
             except ImpossibleTilesError as impossible:
                 sets.append(SetJudgement(False, str(impossible)))
-        return Judgement(None, f"the tiles read cannot all be right: {error}", tuple(sets))
+        return Judgement(None, f"the tiles read cannot all be right: {error}", tuple(sets),
+                         error)
     return Judgement(verdict, None,
                      tuple(SetJudgement(meld.legal, meld.reason) for meld in verdict.sets))
 

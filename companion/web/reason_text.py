@@ -16,7 +16,7 @@ from flask_babel import gettext
 from companion.core.melds import check_meld
 from companion.core.reasons import Reason
 from companion.core.tiles import Tile, format_tiles
-from companion.web.languages import DEFAULT_LANGUAGE, current_language
+from companion.web.languages import DEFAULT_LANGUAGE, RIGHT_TO_LEFT, current_language
 
 
 def _(message: str) -> str:
@@ -119,6 +119,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bonus_joker_replaced_joker": {"": _("a %(bonus)s took the place of the %(joker)s freed "
                                          "from %(from)s: bonus jokers cannot replace a regular "
                                          "joker or another bonus joker")},
+    # the solver's reasons (companion.core.solver): why tiles cannot be laid
+    "solver_no_tiles": {"": _("there are no tiles to lay")},
+    "solver_timeout_arrange": {"": _("the search ran out of time (%(seconds)s s) before deciding "
+                                     "whether these tiles can be laid")},
+    "solver_tiles_fit_nowhere": {"": _("%(tiles)s fits in no run or group"),
+                                 "many": _("%(tiles)s fit in no run or group")},
+    "solver_too_few_tiles": {"": _("a set needs at least %(least)s tiles")},
+    "solver_special_joker_alone": {"": _("the solver finds no set for the %(joker)s: it could not "
+                                         "place it in any set the rules allow")},
+    "solver_special_jokers_together": {"": _("the solver finds no way to place the %(jokers)s "
+                                             "together: each needs tiles the other takes")},
+    "solver_tile_too_many": {"": _("without %(tile)s the rest could be laid")},
+    "solver_tile_over": {"": _("every split into runs and groups leaves some tile over")},
+    "solver_rack_empty": {"": _("the rack is empty: nothing to play")},
+    "solver_timeout_play": {"": _("the search ran out of time (%(seconds)s s) before finding a "
+                                  "play: nothing found so far")},
+    "solver_table_cannot_be_laid": {"": _("the table itself cannot be laid legally: %(why)s")},
+    "solver_meld_out_of_reach": {"": _("no sets from your rack reach the initial meld of "
+                                       "%(needed)s (%(preset)s): draw a tile")},
+    "solver_nothing_to_lay": {"": _("nothing from your rack can be laid: draw a tile")},
 }
 
 
@@ -135,8 +155,19 @@ def tile_word(tile: Tile) -> str:
     return f"{word(tile.colour.word)} {tile.number}"
 
 
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+def isolated(text: str) -> str:
+    """On a right-to-left page, text written left to right (tiles between quotes, a preset's
+    name with its year in parentheses) is isolated, so its quotes and parentheses stay put."""
+    if current_language() not in RIGHT_TO_LEFT:
+        return text
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
+
+
 def _quoted(tiles: tuple[Tile, ...]) -> str:
-    return f"“{format_tiles(tiles)}”"
+    return isolated(f"“{format_tiles(tiles)}”")
 
 
 def _quoted_sets(melds: tuple[tuple[Tile, ...], ...]) -> str:
@@ -163,7 +194,7 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     code = r.code
     p = r.params
     if code == "joker_not_in_edition":
-        return "", {"joker": word(r.text("joker")), "preset": r.text("preset")}
+        return "", {"joker": word(r.text("joker")), "preset": isolated(r.text("preset"))}
     if code == "too_few_tiles":
         return ("double" if r.text("double_joker") == "yes" else ""), {"least": r.int("least")}
     if code == "mirror_sides_unequal":
@@ -210,7 +241,8 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
     if code in ("illegal_set", "table_before_illegal"):
         return "", {"set": r.int("set"), "tiles": _quoted(r.tiles("tiles")), "why": _why(r)}
     if code == "meld_too_low":
-        return "", {"value": r.int("value"), "preset": r.text("preset"), "needed": r.int("needed")}
+        return "", {"value": r.int("value"), "preset": isolated(r.text("preset")),
+                    "needed": r.int("needed")}
     if code in ("meld_touches_table", "joker_before_meld"):
         return "", {"sets": _quoted_sets(r.melds("sets"))}
     freed: dict[str, object] = {}
@@ -221,16 +253,38 @@ def _variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
             return "gone", freed
         return "", freed | {"into": _quoted(r.tiles("into"))}
     if code == "joker_set_manipulated":
-        return "", {"preset": r.text("preset"), "set": _quoted(r.tiles("set"))}
+        return "", {"preset": isolated(r.text("preset")), "set": _quoted(r.tiles("set"))}
     if code == "joker_needs_two_rack_tiles":
-        return "", freed | {"preset": r.text("preset"), "needed": r.int("needed"),
+        return "", freed | {"preset": isolated(r.text("preset")), "needed": r.int("needed"),
                             "count": r.int("count")}
     if code == "joker_not_exchanged":
-        return "", freed | {"preset": r.text("preset")}
+        return "", freed | {"preset": isolated(r.text("preset"))}
     if code == "joker_needs_both_missing_tiles":
         return "", freed | {"missing": ", ".join(str(t) for t in r.tiles("missing"))}
     if code == "bonus_joker_replaced_joker":
         return "", freed | {"bonus": word(r.text("bonus"))}
+    return _solver_variant_and_params(r)
+
+
+def _solver_variant_and_params(r: Reason) -> tuple[str, Mapping[str, object]]:
+    code = r.code
+    if code in ("solver_timeout_arrange", "solver_timeout_play"):
+        return "", {"seconds": r.text("seconds")}
+    if code == "solver_tiles_fit_nowhere":
+        tiles = r.tiles("tiles")
+        return ("" if len(tiles) == 1 else "many"), {"tiles": ", ".join(str(t) for t in tiles)}
+    if code == "solver_too_few_tiles":
+        return "", {"least": r.int("least")}
+    if code == "solver_special_joker_alone":
+        return "", {"joker": word(r.text("joker"))}
+    if code == "solver_special_jokers_together":
+        return "", {"jokers": " + ".join(word(joker) for joker in r.words("jokers"))}
+    if code == "solver_tile_too_many":
+        return "", {"tile": _tiles_said(r.tiles("tile"))}
+    if code == "solver_table_cannot_be_laid":
+        return "", {"why": reason_sentence(r.reason("why"))}
+    if code == "solver_meld_out_of_reach":
+        return "", {"needed": r.int("needed"), "preset": isolated(r.text("preset"))}
     return "", {}
 
 

@@ -20,7 +20,8 @@ def test_without_a_rack_solve_arranges_the_table_and_exits_zero() -> None:
     code, output = run("solve", "--table", "R5 R6 | R7 K7 B7 O7", "--json")
     assert code == 0
     data = json.loads(output)
-    assert set(data) == {"possible", "sets", "played", "value", "reason", "complete"}
+    assert set(data) == {"possible", "sets", "played", "value", "reason", "reason_code",
+                         "reason_params", "complete"}
     assert data["possible"] is True and data["complete"] is True and data["played"] == []
     assert check_table(parse_table(" | ".join(" ".join(s) for s in data["sets"]))).legal
 

@@ -52,7 +52,7 @@ def test_a_file_that_is_not_a_photo_is_answered_on_the_page(page, tmp_path) -> N
     page.set_input_files("#photo-camera", str(notes))
     error = page.locator("#photo-errors .field-error")
     error.wait_for()
-    assert "not an image" in error.inner_text()
+    assert "not an image" in error.inner_text().lower()
     assert page.locator("#annotated-photo").count() == 0
 
 

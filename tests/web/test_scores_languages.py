@@ -12,7 +12,6 @@ import csv
 import io
 import re
 from collections.abc import Callable, Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -35,6 +34,7 @@ from companion.web import create_app
 from companion.web.extensions import db
 from companion.web.languages import LANGUAGES, TRANSLATIONS
 from companion.web.scores.words import SENTENCES, refusal
+from tests.web import i18n_text
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 PLAYERS = ("Alexandrina", "Bartholomew", "Christabella", "Maximiliano")
@@ -51,51 +51,8 @@ SAME_IN_LANGUAGE = {
     "es": {"Total", "Liga"},
     "he": set(),
 }
-ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "data-confirm", "data-share-title")
-ATTRIBUTES_OF_TEXT = ("data-light", "data-dark", "data-to-light", "data-to-dark")
-
-
-# The tile palette (templates/_palette.html, static/palette.js) is translated with the check
-# page's templates, in another piece of work of the same issue: its words are left out here.
-NOT_THIS_AREA = "palette"
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr"}
-
-
-class VisibleText(HTMLParser):
-    """Text nodes and the attributes a person sees or hears (not scripts, not styles)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-        self._hidden = 0
-        self._open: list[bool] = []  # per open element: is it hidden from this check?
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        classes = (dict(attrs).get("class") or "").split()
-        hidden = tag in ("script", "style") or NOT_THIS_AREA in classes
-        if tag not in VOID:
-            self._open.append(hidden)
-            self._hidden += hidden
-        if self._hidden or hidden:
-            return
-        for name, value in attrs:
-            if value and name in ATTRIBUTES + ATTRIBUTES_OF_TEXT:
-                self.texts.append(value)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in VOID and self._open:
-            self._hidden -= self._open.pop()
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden and data.strip():
-            self.texts.append(" ".join(data.split()))
-
-
 def visible_texts(page: str) -> set[str]:
-    parser = VisibleText()
-    parser.feed(page)
-    return set(parser.texts)
+    return set(i18n_text.visible_texts(page))
 
 
 def words_in(text: str, names: tuple[str, ...]) -> str:

@@ -94,7 +94,7 @@ def test_the_timer_takes_the_seating_order_and_the_presets_time(client: FlaskCli
                       ).get_data(as_text=True)
     assert "data-players='[\"Ann\", \"Bob\", \"Cy\"]'" in html
     assert 'data-seconds="120"' in html and ">2:00<" in html
-    assert 'data-penalty="draws one tile"' in html
+    assert 'data-text-alarm="Time! {player} draws one tile"' in html
 
 
 def test_the_timer_time_can_be_adjusted(client: FlaskClient) -> None:
@@ -132,7 +132,7 @@ def test_the_timer_starts_with_the_first_player_keeping_the_seating_order(
     assert "data-players='[\"Cy\", \"Ann\", \"Bob\"]'" in html
     response = client.get("/timer", query_string={"players": "Ann,Bob", "first": "Zoe"})
     assert response.status_code == 422
-    assert "`Zoe` is not one of the players: Ann, Bob." in response.get_data(as_text=True)
+    assert "“Zoe” is not one of the players: Ann, Bob." in response.get_data(as_text=True)
 
 
 def test_a_link_with_only_the_table_after_prefills_it_without_judging(

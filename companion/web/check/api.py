@@ -39,7 +39,7 @@ def check() -> Any:
             raise ApiInputError("the table is empty: give at least one set", {"field": "table"})
         verdict = check_table(table, preset=preset)
     except (NotationError, ImpossibleTilesError) as error:
-        raise ApiInputError(str(error), error.where) from error
+        raise ApiInputError(str(error), error.where, extra={"code": error.code}) from error
     return jsonify(verdict.to_json())
 
 
@@ -64,7 +64,7 @@ def rack_value() -> Any:
         tiles = parse_rack(rack_text)
         check_inventory(tiles, preset.jokers)
     except (NotationError, ImpossibleTilesError) as error:
-        raise ApiInputError(str(error), error.where) from error
+        raise ApiInputError(str(error), error.where, extra={"code": error.code}) from error
     rack = Rack.of_tiles(tiles)
     return jsonify(value=rack.value(joker_penalty=penalty), jokers=rack.joker_count,
                    tiles=len(tiles))

@@ -9,6 +9,7 @@ from wtforms.validators import InputRequired, ValidationError
 
 from companion.core.tiles import NotationError, parse_table
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
+from companion.web.tool_text import notation_error_html
 
 
 def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
@@ -16,9 +17,9 @@ def table_notation(_form: FlaskForm, field: TextAreaField) -> None:
     try:
         table = parse_table(field.data or "")
     except NotationError as error:
-        raise ValidationError(str(error)) from error
+        raise ValidationError(notation_error_html(error)) from error
     if not table:
-        raise ValidationError("Type at least one set, e.g. R5 R6 R7.")
+        raise ValidationError(_l("Type at least one set, e.g. R5 R6 R7."))
 
 
 class CheckTableForm(FlaskForm):

@@ -12,6 +12,14 @@ from companion.core.presets import BONUS_JOKER_PRESETS, get_preset
 from companion.core.solver import arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, parse_table
 from companion.web.check.forms import CheckTableForm
+from companion.web.reason_text import tile_word
+from companion.web.tool_text import (
+    bdi,
+    error_text,
+    impossible_tiles_html,
+    palette_text,
+    rule_text,
+)
 
 bp = Blueprint("check", __name__)
 
@@ -19,7 +27,14 @@ bp = Blueprint("check", __name__)
 @bp.app_context_processor
 def rule_facts() -> dict[str, object]:
     """What templates may ask the core (the palette shows bonus jokers for these presets)."""
-    return {"bonus_joker_presets": BONUS_JOKER_PRESETS}
+    return {"bonus_joker_presets": BONUS_JOKER_PRESETS, "palette_text": palette_text}
+
+
+bp.add_app_template_filter(rule_text, "rule_text")
+bp.add_app_template_filter(bdi, "bdi")
+bp.add_app_template_filter(tile_word, "tile_word")
+bp.add_app_template_filter(error_text, "error_text")
+bp.add_app_template_filter(impossible_tiles_html, "impossible_tiles")
 
 
 _QUOTED_TOKEN = re.compile(r"`([^`]*)`")
@@ -27,8 +42,11 @@ _QUOTED_TOKEN = re.compile(r"`([^`]*)`")
 
 @bp.app_template_filter("notation_message")
 def notation_message(message: str) -> Markup:
-    """A core message for a page: the tokens it quotes in `backticks` become <code>, so no raw
-    backtick reaches the page text."""
+    """A field's error for a page: already Markup when the core's error was said through the
+    catalogues (tool_text); a plain message's tokens quoted in `backticks` become <code>, so no
+    raw backtick reaches the page text."""
+    if isinstance(message, Markup):
+        return message
     return Markup(_QUOTED_TOKEN.sub(lambda m: f"<code>{m.group(1)}</code>", str(escape(message))))
 
 
@@ -55,7 +73,7 @@ def check_table() -> tuple[str, int] | str:
             table = parse_table(form.table.data)
             verdict = check_table_rules(table, preset=preset)
         except ImpossibleTilesError as error:
-            form.table.errors = [str(error)]
+            form.table.errors = [impossible_tiles_html(error)]
         else:
             arrangement = None if verdict.legal else arrangement_hint(table, preset=preset)
     status = 422 if submitted and verdict is None else 200

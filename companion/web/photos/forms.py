@@ -5,6 +5,7 @@ Both post to the same page; the hidden ``step`` field says which one came back.
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, HiddenField, SelectField, TextAreaField
@@ -26,10 +27,10 @@ class PhotoUploadForm(FlaskForm):
     """The page renders ``photo`` twice (camera and library); Flask-WTF keeps the one filled."""
 
     step = HiddenField(default=STEP_READ)
-    photo = FileField("Photo of the table",
-                      validators=[FileRequired("Choose or take a photo of the table first.")],
+    photo = FileField(_l("Photo of the table"),
+                      validators=[FileRequired(_l("Choose or take a photo of the table first."))],
                       render_kw={"accept": "image/*"})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
 
 
 class RecheckForm(FlaskForm):
@@ -41,12 +42,12 @@ class RecheckForm(FlaskForm):
 
     step = HiddenField(default=STEP_RECHECK)
     table = TextAreaField(
-        "Sets read from the photo, one set per line",
-        validators=[InputRequired("Type at least one set."), table_notation],
+        _l("Sets read from the photo, one set per line"),
+        validators=[InputRequired(_l("Type at least one set.")), table_notation],
         render_kw={"rows": 6, **TILE_FIELD})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
     reading = HiddenField()
     preview = HiddenField()
-    keep = BooleanField("Keep this photo and the corrected reading to improve the reader",
+    keep = BooleanField(_l("Keep this photo and the corrected reading to improve the reader"),
                         default=False)

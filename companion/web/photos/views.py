@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, current_app, render_template, request
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.melds import TableVerdict, check_table
@@ -21,16 +23,17 @@ from companion.core.presets import Preset, UnknownPresetError, get_preset
 from companion.core.solver import Solution, arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table, parse_table
 from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm, size_words
+from companion.web.tool_text import impossible_tiles_html, photo_error_text
 
 if TYPE_CHECKING:
     from companion.web.photos.carry import CarriedPhoto
 
 bp = Blueprint("photos", __name__)
 
-PICTURE_NOT_REDRAWN = ("The picture shows the first reading: your sets no longer have the "
-                       "photo's tile counts, so the corrected tiles are not drawn on it.")
-PICTURE_LOST = ("The photo cannot be drawn again: its copy did not come back with the form. "
-                "Read the photo again to see it.")
+PICTURE_NOT_REDRAWN = _l("The picture shows the first reading: your sets no longer have the "
+                         "photo's tile counts, so the corrected tiles are not drawn on it.")
+PICTURE_LOST = _l("The photo cannot be drawn again: its copy did not come back with the form. "
+                  "Read the photo again to see it.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +51,9 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     """Werkzeug refuses the body before any view runs: answer with the form, not an error page."""
     upload_form = PhotoUploadForm(formdata=None)
     limit = size_words(current_app.config["MAX_CONTENT_LENGTH"])
-    upload_form.photo.errors = [(
-        f"The photo is too large: at most {limit}. Take it again at a lower "
-        "resolution, or crop it to the table.")]
+    upload_form.photo.errors = [gettext(
+        "The photo is too large: at most %(limit)s. Take it again at a lower resolution, or "
+        "crop it to the table.", limit=limit)]
     return render_page(upload_form), 413
 
 
@@ -74,7 +77,7 @@ def read_photo() -> tuple[str, int] | str:
         photo = decode_for_reading(upload_form.photo.data.read())
         reading = read_decoded(photo, preset=preset)
     except PhotoError as error:
-        upload_form.photo.errors = [str(error)]
+        upload_form.photo.errors = [photo_error_text(error)]
         return render_page(upload_form), 422
 
     carried = CarriedPhoto.of(photo.image, reading)
@@ -88,6 +91,7 @@ def read_photo() -> tuple[str, int] | str:
         picture=annotate(carried.preview, carried.reading),
         verdict=reading.verdict,
         reading_error=reading.error,
+        reading_impossible=reading.judgement.impossible,
         unsure=unsure_tiles(carried),
         suggestions=reading.suggestions,
         checked_table=format_table(reading.table) if reading.verdict is not None else None,
@@ -113,7 +117,7 @@ def recheck() -> tuple[str, int]:
         try:
             verdict = check_table(table, preset=preset)
         except ImpossibleTilesError as error:
-            form.table.errors = [str(error)]
+            form.table.errors = [impossible_tiles_html(error)]
 
     kept_note = None
     if form.keep.data and verdict is not None and table is not None:
@@ -122,13 +126,13 @@ def recheck() -> tuple[str, int]:
     picture_note = None
     picture = None
     if carried is None:
-        picture_note = PICTURE_LOST
+        picture_note = str(PICTURE_LOST)
     elif table is not None and verdict is not None and carried.fits(table):
         picture = annotate(carried.preview, carried.reading, table=table)
     else:
         picture = annotate(carried.preview, carried.reading)
         if verdict is not None:
-            picture_note = PICTURE_NOT_REDRAWN
+            picture_note = str(PICTURE_NOT_REDRAWN)
 
     return render_page(
         PhotoUploadForm(formdata=None, preset=preset.key),
@@ -157,16 +161,17 @@ def keep_corrected(carried: CarriedPhoto | None, table: Table) -> str:
     from companion.vision.samples import keep_sample
 
     if carried is None or not carried.fits(table):
-        return ("Not kept: the corrected sets no longer match the tiles found on the photo, "
-                "so the photo cannot be labelled.")
+        return gettext("Not kept: the corrected sets no longer match the tiles found on the "
+                       "photo, so the photo cannot be labelled.")
     reading = carried.reading
     labelled = [(tile, reading.tiles[index].outline)
                 for meld, indexes in zip(table, reading.sets) for tile, index in zip(meld, indexes)]
     folder = Path(current_app.config.get("SAMPLES_FOLDER")
                   or Path(current_app.instance_path) / "samples")
     if keep_sample(folder, carried.preview, labelled) is None:
-        return "Not kept: the reader does not learn Twist's special jokers."
-    return "Kept: this photo and your corrected reading will help train the reader. Thank you."
+        return gettext("Not kept: the reader does not learn Twist's special jokers.")
+    return gettext("Kept: this photo and your corrected reading will help train the reader. "
+                   "Thank you.")
 
 
 def unsure_tiles(carried: CarriedPhoto) -> list[UnsureTile]:
@@ -185,7 +190,8 @@ def render_page(upload_form: PhotoUploadForm, *, picture: bytes | None = None,
         "photos/read.html", upload_form=upload_form,
         picture=base64.b64encode(picture).decode("ascii") if picture else None,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
-        **{"recheck_form": None, "verdict": None, "reading_error": None, "unsure": [],
+        **{"recheck_form": None, "verdict": None, "reading_error": None,
+           "reading_impossible": None, "unsure": [],
            "picture_note": None, "kept_note": None, "checked_table": None, "arrangement": None,
            "preset_key": "pressman",
            "suggestions": ()} | context)

@@ -52,9 +52,10 @@ def solve() -> Any:
                                  goal=goal)
     except NotationError as error:
         field = "rack" if rack_text is not None and _fails(parse_rack, rack_text) else "table"
-        raise ApiInputError(str(error), {"field": field, **error.where}) from error
+        raise ApiInputError(str(error), {"field": field, **error.where},
+                            extra={"code": error.code}) from error
     except ImpossibleTilesError as error:
-        raise ApiInputError(str(error), error.where) from error
+        raise ApiInputError(str(error), error.where, extra={"code": error.code}) from error
     return jsonify(solution.to_json())
 
 

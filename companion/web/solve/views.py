@@ -11,6 +11,7 @@ from companion.core.presets import get_preset
 from companion.core.solver import Solution, arrange, best_play
 from companion.core.tiles import ImpossibleTilesError, Tile, parse_rack, parse_table
 from companion.web.solve.forms import SolveForm
+from companion.web.tool_text import impossible_tiles_html
 
 bp = Blueprint("solve", __name__)
 
@@ -55,7 +56,7 @@ def what_can_i_play() -> tuple[str, int]:
                 solution = arrange(old_tiles, preset=preset)
                 old_tiles = list(old_tiles)
         except ImpossibleTilesError as error:
-            (form.rack if rack else form.table).errors = [str(error)]
+            (form.rack if rack else form.table).errors = [impossible_tiles_html(error)]
         if solution is not None:
             sets = marked_sets(solution, old_tiles)
     status = 422 if submitted and solution is None else 200

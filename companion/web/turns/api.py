@@ -54,5 +54,6 @@ def referee_turn() -> Any:
                                      preset=preset, rack_text=texts["rack"],
                                      over_time=over_time)
     except TurnInputError as error:
-        raise ApiInputError(str(error), error.where) from error
+        extra = {} if error.cause is None else {"code": error.cause.code}
+        raise ApiInputError(str(error), error.where, extra=extra) from error
     return jsonify(verdict.to_json())

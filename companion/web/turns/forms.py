@@ -6,6 +6,8 @@ import csv
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
@@ -18,10 +20,11 @@ from companion.core.presets import (
 )
 from companion.core.tiles import NotationError, parse_rack, parse_table
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
+from companion.web.tool_text import notation_error_html
 
 
 def notation(parse: Callable[[str], Any], *,
-             when_empty: str | None = None) -> Callable[[FlaskForm, Field], None]:
+             when_empty: Any = None) -> Callable[[FlaskForm, Field], None]:
     """A field that does not parse is refused with the token and where it stands; with
     ``when_empty``, a field holding no tile is refused with that message."""
 
@@ -29,7 +32,7 @@ def notation(parse: Callable[[str], Any], *,
         try:
             parsed = parse(field.data or "")
         except NotationError as error:
-            raise ValidationError(str(error)) from error
+            raise ValidationError(notation_error_html(error)) from error
         if when_empty is not None and not parsed:
             raise ValidationError(when_empty)
 
@@ -38,21 +41,21 @@ def notation(parse: Callable[[str], Any], *,
 
 class RefereeTurnForm(FlaskForm):
     before = TextAreaField(
-        "Table before the turn", validators=[notation(parse_table)],
+        _l("Table before the turn"), validators=[notation(parse_table)],
         render_kw=TILE_FIELD | {"rows": 4, "placeholder": "R5 R6 R7\nK9 B9 O9 J"})
     after = TextAreaField(
-        "Table after the turn",
-        validators=[notation(parse_table, when_empty="Type the table after the turn, "
-                                                      "e.g. R5 R6 R7 R8.")],
+        _l("Table after the turn"),
+        validators=[notation(parse_table, when_empty=_l("Type the table after the turn, "
+                                                        "e.g. R5 R6 R7 R8."))],
         render_kw=TILE_FIELD | {"rows": 4, "placeholder": "R5 R6 R7 R8\nK9 B9 O9 J"})
     rack = TextAreaField(
-        "Rack before the turn (optional)", validators=[notation(parse_rack)],
+        _l("Rack before the turn (optional)"), validators=[notation(parse_rack)],
         render_kw=TILE_FIELD | {"rows": 2, "placeholder": "R8 K1 O12"})
-    opened = BooleanField("The player had already made the initial meld")
-    over_time = BooleanField("The player ran over the turn time")
+    opened = BooleanField(_l("The player had already made the initial meld"))
+    over_time = BooleanField(_l("The player ran over the turn time"))
     tournament_joker_rule = BooleanField(
-        "Tournament rule: a joker taken from a group of three needs both missing tiles")
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman",
+        _l("Tournament rule: a joker taken from a group of three needs both missing tiles"))
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
 
 
@@ -84,36 +87,43 @@ def join_player_names(names: Iterable[str]) -> str:
 def seating(_form: FlaskForm, field: Field) -> None:
     names = player_names(field.data)
     if len(names) < MIN_PLAYERS:
-        raise ValidationError(f"Name at least {MIN_PLAYERS} players, e.g. Ann, Bob, Cy.")
+        raise ValidationError(gettext("Name at least %(least)s players, e.g. Ann, Bob, Cy.",
+                                      least=MIN_PLAYERS))
     if len(names) > MOST_PLAYERS:
-        raise ValidationError(f"At most {MOST_PLAYERS} players: {len(names)} names were given.")
+        raise ValidationError(ngettext(
+            "At most %(most)s players: %(num)s name was given.",
+            "At most %(most)s players: %(num)s names were given.", len(names), most=MOST_PLAYERS))
     for name in names:
         if len(name) > LONGEST_NAME:
-            raise ValidationError(f"`{name[:20]}…` is longer than {LONGEST_NAME} characters.")
+            raise ValidationError(gettext(
+                "“%(name)s…” is longer than %(longest)s characters.", name=name[:20],
+                longest=LONGEST_NAME))
 
 
 class TimerForm(FlaskForm):
     """The players of the timer, typed at the table (the score sheet links with them)."""
 
     players = StringField(
-        "Players, in seating order",
-        validators=[InputRequired(f"Name at least {MIN_PLAYERS} players."), seating],
+        _l("Players, in seating order"),
+        validators=[InputRequired(_l("Name at least %(least)s players.", least=MIN_PLAYERS)),
+                    seating],
         render_kw={"placeholder": "Ann, Bob, Cy", "autocomplete": "off"})
-    preset = SelectField("Rules", choices=PRESET_CHOICES, default="pressman")
-    first = StringField("Who plays first (empty: the first name)", validators=[Optional()],
+    preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
+    first = StringField(_l("Who plays first (empty: the first name)"), validators=[Optional()],
                         render_kw={"autocomplete": "off"})
     seconds = IntegerField(
-        "Seconds per turn (empty: the rules' time)",
+        _l("Seconds per turn (empty: the rules' time)"),
         validators=[Optional(), NumberRange(
             SHORTEST_TURN_SECONDS, LONGEST_TURN_SECONDS,
-            f"A turn lasts {SHORTEST_TURN_SECONDS} to {LONGEST_TURN_SECONDS} seconds.")])
+            _l("A turn lasts %(shortest)s to %(longest)s seconds.",
+               shortest=SHORTEST_TURN_SECONDS, longest=LONGEST_TURN_SECONDS))])
 
     def validate_first(self, field: Field) -> None:
         names = player_names(self.players.data)
         if field.data and names and field.data.strip().casefold() not in (
                 name.casefold() for name in names):
-            raise ValidationError(f"`{field.data.strip()}` is not one of the players: "
-                                  f"{', '.join(names)}.")
+            raise ValidationError(gettext("“%(name)s” is not one of the players: %(players)s.",
+                                          name=field.data.strip(), players=", ".join(names)))
 
     def seating_order(self) -> list[str]:
         """The players in seating order, turned so that the first player comes first."""

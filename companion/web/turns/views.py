@@ -8,9 +8,11 @@ from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournam
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.solver import arrangement_hint
 from companion.core.tiles import parse_table
+from companion.web.tool_text import input_error_html, verdict_penalty_text
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
 
 bp = Blueprint("turns", __name__)
+bp.add_app_template_filter(verdict_penalty_text, "penalty_text")
 
 
 @bp.route("/turn", methods=["GET", "POST"])
@@ -41,7 +43,7 @@ def referee() -> tuple[str, int]:
                                             bool(form.tournament_joker_rule.data)),
                 rack_text=form.rack.data, over_time=bool(form.over_time.data))
         except TurnInputError as error:
-            getattr(form, error.field).errors = [str(error)]
+            getattr(form, error.field).errors = [input_error_html(error)]
     status = 422 if submitted and verdict is None else 200
     before_table = parse_table(form.before.data or "") if verdict is not None else ()
     arrangement = None
