@@ -14,7 +14,15 @@
     });
   }
 
-  function tokenSpans(text) {
+  // The API's refusal in the page's language when its stable code has a sentence here.
+  function refusal(answer, status) {
+    if (!answer || !answer.error) return say("photo_unreadable", { status: status });
+    const key = "photo_error_" + answer.code;
+    const said = answer.code ? say(key) : key;
+    return said !== key ? said : answer.error;
+  }
+
+    function tokenSpans(text) {
     const spans = [];
     const pattern = /[^\s,]+/g;
     let match;
@@ -76,8 +84,7 @@
       let answer = null;
       try { answer = await response.json(); } catch (ignored) { answer = null; }
       if (!response.ok || !answer || answer.error) {
-        throw new Error(answer && answer.error ? answer.error
-          : say("photo_unreadable", { status: response.status }));
+        throw new Error(refusal(answer, response.status));
       }
       field.value = answer.tiles.map(function (tile) { return tile.tile; }).join(" ");
       box.readPhoto = input.files[0];

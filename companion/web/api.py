@@ -37,6 +37,11 @@ class ApiInputError(Exception):
         self.extra = dict(extra or {})
 
 
+def refusal(error: ApiInputError) -> tuple[Any, int]:
+    """The answer to bad input: ``{"error", "where", ...extra}`` with the error's status."""
+    return jsonify(error=error.message, where=error.where, **error.extra), error.status
+
+
 def json_body(*, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
               ) -> dict[str, Any]:
     """The request's JSON object, or an ``ApiInputError`` saying what is wrong with it."""
@@ -101,6 +106,4 @@ def preset_field(value: object) -> Preset:
 
 
 def register_api_errors(app: Flask) -> None:
-    @app.errorhandler(ApiInputError)
-    def api_input_error(error: ApiInputError) -> tuple[Any, int]:
-        return jsonify(error=error.message, where=error.where, **error.extra), error.status
+    app.register_error_handler(ApiInputError, refusal)

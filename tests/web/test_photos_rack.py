@@ -5,6 +5,7 @@ never a 500 or a traceback."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -160,3 +161,25 @@ def test_a_rack_photo_is_kept_for_training_only_when_asked_with_one_tile_per_til
     assert status == 201 and kept == {"kept": True}
     [photo] = load_folder(samples)
     assert [str(t.tile) for t in photo.tiles] == read
+
+
+def test_a_refused_rack_photo_has_a_code_the_page_says_in_its_language(
+        client: FlaskClient) -> None:
+    status, refused = post_rack(client, BAD_PHOTOS["no tiles on it"][0])
+    assert status == 400 and refused["code"] == "no_rack_tiles"
+    assert str(refused["error"]).startswith("no tiles found on a rack")  # the API stays English
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 1, "preset": "pressman"})
+    session_id = answer.location.rstrip("/").rsplit("/", 1)[1]
+    game_page = f"/scores/{session_id}/games/new?ending=out"
+
+    def sentences(language: str) -> dict[str, str]:
+        client.set_cookie("language", language)
+        page = client.get(game_page).get_data(as_text=True)
+        block = re.search(r'id="companion-text" hidden data-text="([^"]*)"', page)
+        assert block is not None
+        return dict(json.loads(html.unescape(block.group(1))))
+
+    german = sentences("de")
+    assert german["photo_error_no_rack_tiles"].startswith("Keine Steine auf einer Bank gefunden")
+    assert "photo_error_no_rack_tiles" not in sentences("en")  # English keeps the API's sentence

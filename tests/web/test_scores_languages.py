@@ -41,16 +41,20 @@ PLAYERS = ("Alexandrina", "Bartholomew", "Christabella", "Maximiliano")
 GROUP_PLAYERS = ("Dov", "Eli")
 # Words each language writes as English does: the brand, the rule sets' names (the core's
 # presets), file formats, and words that are the same in that language (German and Dutch say
-# "Offline" and "Links", Dutch and French "Score", French and Spanish "Total", French "Place").
+# "Offline" and "Links", Dutch and French "Score", French and Spanish "Total", French "Place",
+# German and French "orange" for the tile colour in the palette, French and Dutch "joker", French
+# "double").
 SAME_IN_BOTH = {"Companion", "CSV", "JSON", "PNG", "Thursday club",
                 *(preset.name for preset in PRESETS.values())}
 SAME_IN_LANGUAGE = {
-    "de": {"Offline", "Links"},
-    "nl": {"Offline", "Links", "Score", "Scores", "Timer", "jokers"},
-    "fr": {"Score", "Scores", "Total", "Place", "Photo", "jokers"},
+    "de": {"Offline", "Links", "orange"},
+    "nl": {"Offline", "Links", "Score", "Scores", "Timer", "joker", "jokers"},
+    "fr": {"Score", "Scores", "Total", "Place", "Photo", "joker", "jokers", "double", "orange"},
     "es": {"Total", "Liga"},
     "he": set(),
 }
+
+
 def visible_texts(page: str) -> set[str]:
     return set(i18n_text.visible_texts(page))
 
@@ -204,6 +208,19 @@ def test_a_form_error_is_said_in_hebrew_and_the_api_stays_english(client: FlaskC
     api = client.post("/api/v1/sessions", json={"players": ["Ann"], "rounds": 1},
                       headers={"Accept-Language": "he"})
     assert api.status_code in (400, 422) and "a session has 2 to 4 players" in api.json["error"]
+
+
+def test_a_rack_typed_wrong_is_refused_in_german_naming_the_tile_and_its_place(
+        client: FlaskClient) -> None:
+    client.set_cookie("language", "de")
+    started = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                               "rounds": 1, "preset": "pressman"})
+    session_id = started.location.rstrip("/").rsplit("/", 1)[1]
+    refused = client.post(f"/scores/{session_id}/games/new",
+                          data={"ending": "out", "winner": "Ann", "lines-1-rack": "R5 R14"})
+    assert refused.status_code == 422
+    assert "<code>R14</code> (Bank, Stein 2): Zahlen gehen von 1 bis 13" in refused.text
+    assert 'value="R5 R14"' in refused.text  # what was typed is kept
 
 
 def test_another_phone_first_is_said_in_french(client: FlaskClient) -> None:

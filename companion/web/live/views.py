@@ -14,8 +14,9 @@ from flask import (
 from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.web.languages import RIGHT_TO_LEFT, current_language
+from companion.web.languages import DEFAULT_LANGUAGE, RIGHT_TO_LEFT, current_language
 from companion.web.live import qr
+from companion.web.tool_text import PHOTO_MESSAGES
 from companion.web.live.state import (
     edit_key_for_page,
     find_session,
@@ -224,4 +225,8 @@ def script_texts() -> dict[str, str]:
                               "reader. Thank you."),
         "photo_not_kept": gettext("Not kept: {error}"),
         "photo_not_kept_reason": gettext("not kept"),
+        # a photo the reader refused (the API's stable code): English pages keep the API's own,
+        # more detailed sentence
+        **({} if current_language() == DEFAULT_LANGUAGE else
+           {f"photo_error_{code}": gettext(message) for code, message in PHOTO_MESSAGES.items()}),
     }

@@ -2,7 +2,8 @@
 
 The photo comes as the multipart file field ``photo`` (``curl -F photo=@table.jpg``), the rules
 as an optional ``preset`` form field or query parameter. The answer is the reading's JSON; bad
-input is a 400 (413 when too large) with ``{"error", "where"}``. Nothing is stored.
+input is a 400 (413 when too large) with ``{"error", "where"}``, and a photo the reader
+refuses also has its stable ``code``. Nothing is stored.
 """
 
 from __future__ import annotations
@@ -14,16 +15,12 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.scoring import ScoringError, apply_rule_overrides
-from companion.web.api import ApiInputError, preset_field
+from companion.web.api import ApiInputError, preset_field, refusal
 from companion.web.photos.forms import size_words
 
 bp = Blueprint("photos_api", __name__)
 
 PHOTO_FIELD = {"field": "photo"}
-
-
-def bad_request(message: str, where: Any, status: int = 400) -> tuple[Any, int]:
-    return jsonify(error=message, where=where), status
 
 
 def too_large_message() -> str:
@@ -34,7 +31,14 @@ def too_large_message() -> str:
 
 @bp.errorhandler(RequestEntityTooLarge)
 def photo_too_large(_error: RequestEntityTooLarge) -> tuple[Any, int]:
-    return bad_request(too_large_message(), PHOTO_FIELD, 413)
+    return refusal(ApiInputError(too_large_message(), PHOTO_FIELD, 413, {"code": "too_large"}))
+
+
+def photo_refused(error: Exception) -> ApiInputError:
+    """A photo the reader refused, with its stable ``code`` (``too_dark``, ``no_rack``, …):
+    the message stays English, the pages' scripts say the code in the page's language."""
+    return ApiInputError(str(error), PHOTO_FIELD, extra={"code": getattr(error, "code",
+                                                                          "unreadable")})
 
 
 def uploaded_photo(what: str, example: str) -> bytes:
@@ -60,7 +64,7 @@ def read_photo() -> Any:
     try:
         reading = read_table_photo(data, preset=preset)
     except PhotoError as error:
-        return bad_request(str(error), PHOTO_FIELD)
+        raise photo_refused(error) from error
     return jsonify(reading.to_json())
 
 
@@ -88,7 +92,7 @@ def read_rack() -> Any:
     try:
         reading = read_rack_photo(data, preset=preset)
     except PhotoError as error:
-        raise ApiInputError(str(error), PHOTO_FIELD) from error
+        raise photo_refused(error) from error
     return jsonify(reading.to_json())
 
 
@@ -116,7 +120,7 @@ def keep_rack_sample() -> Any:
     try:
         reading = read_rack_photo(data)
     except PhotoError as error:
-        raise ApiInputError(str(error), PHOTO_FIELD) from error
+        raise photo_refused(error) from error
     if len(corrected) != len(reading.tiles):
         raise ApiInputError(f"the corrected rack has {len(corrected)} tiles and the photo "
                             f"{len(reading.tiles)}: a photo is kept only with one tile for "

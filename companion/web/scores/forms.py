@@ -26,6 +26,7 @@ from companion.core.presets import ExhaustedPoolRule
 from companion.core.scoring import MAX_ROUNDS, RULE_RANGES, Ending, Rack
 from companion.core.tiles import NotationError, parse_rack
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
+from companion.web.tool_text import notation_error_html
 
 EXHAUSTED_CHOICES = [
     SelectChoice("", _l("As the preset says (lowest rack value wins)")),
@@ -84,11 +85,12 @@ class NewSessionForm(FlaskForm):
 
 
 def rack_notation(_form: Form, field: StringField) -> None:
-    """A rack that does not parse is refused with the token and where it stands."""
+    """A rack that does not parse is refused with the token and where it stands, in the page's
+    language (the typed token in ``<code>``)."""
     try:
         parse_rack(field.data or "")
     except NotationError as error:
-        raise ValidationError(str(error)) from error
+        raise ValidationError(notation_error_html(error)) from error
 
 
 def read_signed(text: str | None) -> int | None:
