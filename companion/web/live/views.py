@@ -9,14 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from flask import (
-    Blueprint, Flask, Response, abort, current_app, render_template, request, url_for,
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    url_for,
 )
 from flask_babel import gettext
 from markupsafe import Markup
 
 from companion.web.languages import DEFAULT_LANGUAGE, RIGHT_TO_LEFT, current_language
 from companion.web.live import qr
-from companion.web.tool_text import PHOTO_MESSAGES
 from companion.web.live.state import (
     edit_key_for_page,
     find_session,
@@ -25,6 +31,7 @@ from companion.web.live.state import (
 from companion.web.models import ScoreSession
 from companion.web.scores.sheets import SheetView
 from companion.web.scores.words import ending_words
+from companion.web.tool_text import PHOTO_MESSAGES
 
 bp = Blueprint("live", __name__)
 
