@@ -268,3 +268,13 @@ def test_a_body_refused_by_the_csrf_check_is_still_logged_with_its_request_id(
     assert request_log[-1].startswith("request_id=too-big-1 POST /check 413 ")
     unsigned = client.post("/check", data={"table": "R5 R6 R7"})
     assert unsigned.status_code == 400  # the CSRF check still runs after the size check
+
+
+def test_no_page_greets_a_first_visit_with_an_error(app: Flask, client: FlaskClient) -> None:
+    """An empty form is not yet a mistake: no page shows a field's error before anything was
+    typed (the "What can I play?" page once did)."""
+    answers = visit_every_page(ClientBrowser(client), app)
+    scolding = [path for path, answer in answers.items()
+                if answer.headers["content-type"].startswith("text/html")
+                and 'class="field-error"' in answer.text]
+    assert scolding == []

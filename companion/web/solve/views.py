@@ -34,14 +34,16 @@ def marked_sets(solution: Solution,
 @bp.route("/solve", methods=["GET", "POST"])
 def what_can_i_play() -> tuple[str, int]:
     """The answer is rendered in place (no redirect): it is an answer, nothing is stored."""
+    submitted = request.method == "POST" or bool({"table", "rack"} & request.args.keys())
     if request.method == "POST":
         form = SolveForm()
         valid = form.validate()
     else:  # /solve?table=...&rack=... answers at once; nothing is written
         form = SolveForm(formdata=request.args or None)
-        checked = [field.validate(form) for field in form if field.name != "csrf_token"]
+        # a first visit is not checked: an empty form is not yet a mistake
+        checked = [field.validate(form) for field in form
+                   if submitted and field.name != "csrf_token"]
         valid = all(checked)  # every field checked first, so that every error shows
-    submitted = request.method == "POST" or {"table", "rack"} & request.args.keys()
     solution, sets = None, None
     if submitted and valid:
         preset = get_preset(form.preset.data)
