@@ -350,7 +350,8 @@ def test_a_photo_over_the_upload_limit_is_a_413_in_json(app: Flask, client: Flas
     status, answer = post_photo(client, bytes(100 * 1024))
     assert status == 413
     assert answer == {"error": "the photo is too large: send at most 64 kB (a lower resolution "
-                               "or a crop of the table)", "where": {"field": "photo"}}
+                               "or a crop of the table)", "where": {"field": "photo"},
+                      "code": "too_large"}
 
 
 def test_a_real_photo_is_read_into_the_documented_json(client: FlaskClient) -> None:

@@ -67,7 +67,7 @@ def test_a_refused_rack_keeps_what_was_typed_and_names_the_tile(client: FlaskCli
     session_id = start(client, ("Ann", "Bob"))
     answer = record(client, session_id, "out", winner="Ann", **lines({"1-rack": "R5 Q7"}))
     assert answer.status_code == 422
-    assert "`Q7`" in answer.text and 'value="R5 Q7"' in answer.text
+    assert "<code>Q7</code>" in answer.text and 'value="R5 Q7"' in answer.text
     third = record(client, session_id, "out", winner="Ann", **lines({"1-rack": "R5 R5 R5"}))
     assert third.status_code == 422 and "appears 3 times" in third.text
     with client.application.app_context():
