@@ -166,6 +166,8 @@ class Layer:
         self.double_cap = min(doubles, 2)
         self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
                           list[int]] = {}
+        self.proved_at: set[tuple[int, int]] = set()
+        """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
         self.need_memo: dict[tuple[int, int, Places], int] = {}
         self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
@@ -271,9 +273,11 @@ class Layer:
         spend; the units are shared out among the colours in the best way (a min-plus sum)."""
         units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         cost = self.cost
+        need_memo = self.need_memo
         needed = 0
         for colour in range(COLOUR_COUNT):
-            needed += self.need(colour, number, places[colour])
+            mine = need_memo.get((colour, number, places[colour]))
+            needed += self.need(colour, number, places[colour]) if mine is None else mine
             if needed > units:
                 return INFINITE
         if not self.weighed or budget >= UNLIMITED:
@@ -301,7 +305,7 @@ class Layer:
         key = (number, colour, places, grouped, doubles)
         proved = self.proved
         known = 0
-        if proved:
+        if (number, colour) in self.proved_at:
             proofs = proved.get(key)
             if proofs is not None:
                 known = max(proofs[jokers:])
@@ -345,6 +349,7 @@ class Layer:
         proofs = self.proved.get(key)
         if proofs is None:
             proofs = self.proved[key] = [0] * (self.jokers + 1)
+            self.proved_at.add(key[:2])
         proofs[jokers] = need
         return need
 
@@ -372,7 +377,7 @@ class Layer:
         available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        need = self.need
+        need, need_memo = self.need, self.need_memo
         before, after = places[:colour], places[colour + 1:]
         next_number = number + 1
         for move in _moves_within(places[colour], number, self.doubles_exist, available,
@@ -380,7 +385,9 @@ class Layer:
             new_places, tiles, more_jokers, more_doubles, _words = move
             jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
             units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
-            least = need(colour, next_number, new_places)
+            least = need_memo.get((colour, next_number, new_places))
+            if least is None:
+                least = need(colour, next_number, new_places)
             for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
                 if least > units - group_units[in_groups]:
                     continue
