@@ -276,8 +276,9 @@ class Layer:
         need_memo = self.need_memo
         needed = 0
         for colour in range(COLOUR_COUNT):
-            mine = need_memo.get((colour, number, places[colour]))
-            needed += self.need(colour, number, places[colour]) if mine is None else mine
+            known_need = need_memo.get((colour, number, places[colour]))
+            needed += (self.need(colour, number, places[colour]) if known_need is None
+                       else known_need)
             if needed > units:
                 return INFINITE
         if not self.weighed or budget >= UNLIMITED:
