@@ -174,7 +174,9 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 
 
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
+    """Every set judged by the core (through ``_verdict``: a set the search already judged,
+    one a spare joker joined, is not judged twice)."""
+    verdicts = tuple(_verdict(meld, preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "

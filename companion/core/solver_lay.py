@@ -36,12 +36,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Counts,
-    GroupPlan,
     Piece,
     Plan,
     SearchTimeout,
@@ -404,7 +403,7 @@ class Layer:
 
     def plan(self, score: int) -> Plan:
         """Lay the sets the last successful ``solve`` chose."""
-        choices = cast(list[tuple[Any, ...]], list(reversed(self.path)))
+        choices: list[Any] = self.path[::-1]
         runs: list[list[tuple[int, list[Piece]]]] = [[] for _ in range(COLOUR_COUNT)]
         sets: list[tuple[Piece, ...]] = []
         used = [[0] * (HIGHEST_NUMBER + 1) for _ in range(COLOUR_COUNT)]
@@ -415,7 +414,7 @@ class Layer:
                 kind, move, in_groups = choices[step]
                 step += 1
                 assert kind == "runs"
-                new_places, tiles, more_jokers, more_doubles, words = cast(Move, move)
+                new_places, tiles, more_jokers, more_doubles, words = move
                 jokers += more_jokers
                 doubles += more_doubles
                 used[colour][number] += tiles + in_groups
@@ -435,13 +434,13 @@ class Layer:
                         length = LONG | SPARE
                     code = length | DUE if word == "double" else length
                     after.append((code, pieces))
-                after.sort(key=lambda run: run[0])
-                assert tuple(code for code, _ in after) == new_places
+                after.sort(key=_first)
+                assert tuple([run[0] for run in after]) == new_places
                 runs[colour] = after
             kind, groups = choices[step]
             step += 1
             assert kind == "groups"
-            for members, group_jokers, group_doubles in cast(GroupPlan, groups):
+            for members, group_jokers, group_doubles in groups:
                 sets.append(tuple([("tile", c, number) for c in members]
                                   + [("joker", None, number)] * group_jokers
                                   + [("double", None, number)] * group_doubles))
@@ -453,6 +452,10 @@ class Layer:
         return Plan(score=score, sets=tuple(sets),
                     used=tuple(tuple(row) for row in used), jokers_used=jokers,
                     doubles_used=doubles)
+
+
+def _first(run: tuple[int, list[Piece]]) -> int:
+    return run[0]
 
 
 class _Paused(Exception):
