@@ -128,12 +128,21 @@ def _not_possible(sets: tuple[MeldVerdict, ...], why: Reason, complete: bool) ->
 
 # --- counting tiles ---------------------------------------------------------------------------
 
+COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
+NUMBERED = tuple(tuple(Tile.numbered(colour, number) if number else None
+                       for number in range(HIGHEST_NUMBER + 1)) for colour in COLOURS)
+"""Every numbered tile by colour index and number, made once (a ``Tile`` checks itself)."""
+REGULAR_JOKER = Tile.of_joker(JokerKind.REGULAR)
+DOUBLE_JOKER = Tile.of_joker(JokerKind.DOUBLE)
+
+
 def _counts(tiles: Sequence[Tile]) -> list[list[int]]:
     counts = empty_counts()
+    colour_index = COLOUR_INDEX
     for tile in tiles:
         if tile.joker is None:
             assert tile.colour is not None and tile.number is not None
-            counts[COLOURS.index(tile.colour)][tile.number] += 1
+            counts[colour_index[tile.colour]][tile.number] += 1
     return counts
 
 
@@ -152,8 +161,10 @@ def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
     kind, colour, number = piece
     if kind == "tile":
         assert colour is not None
-        return Tile.numbered(COLOURS[colour], number)
-    return Tile.of_joker(JokerKind.REGULAR if kind == "joker" else JokerKind.DOUBLE)
+        tile = NUMBERED[colour][number]
+        assert tile is not None
+        return tile
+    return REGULAR_JOKER if kind == "joker" else DOUBLE_JOKER
 
 
 @lru_cache(maxsize=4096)
@@ -163,7 +174,9 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 
 
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    verdicts = tuple(check_meld(meld, preset=preset) for meld in melds)
+    """Every set judged by the core (through ``_verdict``: a set the search already judged,
+    one a spare joker joined, is not judged twice)."""
+    verdicts = tuple(_verdict(meld, preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -181,7 +194,7 @@ def _sorted_sets(melds: Sequence[Meld]) -> list[Meld]:
         first = numbered[0]
         assert first.colour is not None and first.number is not None
         if len(colours) == 1 and len(numbered) > 1 and len({t.number for t in numbered}) > 1:
-            return (0, COLOURS.index(first.colour), first.number)
+            return (0, COLOUR_INDEX[first.colour], first.number)
         return (1, first.number, 0)
     return sorted(melds, key=key)
 
@@ -358,7 +371,7 @@ def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> Reason:
 
 def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bool:
     assert tile.colour is not None and tile.number is not None
-    colour, number = COLOURS.index(tile.colour), tile.number
+    colour, number = COLOUR_INDEX[tile.colour], tile.number
     others = sum(1 for c in range(COLOUR_COUNT) if c != colour and counts[c][number])
     if others + min(joker_width, 2) >= 2:
         return True

@@ -36,12 +36,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Counts,
-    GroupPlan,
     Piece,
     Plan,
     SearchTimeout,
@@ -166,6 +165,8 @@ class Layer:
         self.double_cap = min(doubles, 2)
         self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
                           list[int]] = {}
+        self.proved_at: set[tuple[int, int]] = set()
+        """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
         self.need_memo: dict[tuple[int, int, Places], int] = {}
         self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
@@ -271,9 +272,12 @@ class Layer:
         spend; the units are shared out among the colours in the best way (a min-plus sum)."""
         units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         cost = self.cost
+        need_memo = self.need_memo
         needed = 0
         for colour in range(COLOUR_COUNT):
-            needed += self.need(colour, number, places[colour])
+            known_need = need_memo.get((colour, number, places[colour]))
+            needed += (self.need(colour, number, places[colour]) if known_need is None
+                       else known_need)
             if needed > units:
                 return INFINITE
         if not self.weighed or budget >= UNLIMITED:
@@ -301,7 +305,7 @@ class Layer:
         key = (number, colour, places, grouped, doubles)
         proved = self.proved
         known = 0
-        if proved:
+        if (number, colour) in self.proved_at:
             proofs = proved.get(key)
             if proofs is not None:
                 known = max(proofs[jokers:])
@@ -345,6 +349,7 @@ class Layer:
         proofs = self.proved.get(key)
         if proofs is None:
             proofs = self.proved[key] = [0] * (self.jokers + 1)
+            self.proved_at.add(key[:2])
         proofs[jokers] = need
         return need
 
@@ -372,7 +377,7 @@ class Layer:
         available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        need = self.need
+        need, need_memo = self.need, self.need_memo
         before, after = places[:colour], places[colour + 1:]
         next_number = number + 1
         for move in _moves_within(places[colour], number, self.doubles_exist, available,
@@ -380,7 +385,9 @@ class Layer:
             new_places, tiles, more_jokers, more_doubles, _words = move
             jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
             units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
-            least = need(colour, next_number, new_places)
+            least = need_memo.get((colour, next_number, new_places))
+            if least is None:
+                least = need(colour, next_number, new_places)
             for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
                 if least > units - group_units[in_groups]:
                     continue
@@ -396,7 +403,7 @@ class Layer:
 
     def plan(self, score: int) -> Plan:
         """Lay the sets the last successful ``solve`` chose."""
-        choices = cast(list[tuple[Any, ...]], list(reversed(self.path)))
+        choices: list[Any] = self.path[::-1]
         runs: list[list[tuple[int, list[Piece]]]] = [[] for _ in range(COLOUR_COUNT)]
         sets: list[tuple[Piece, ...]] = []
         used = [[0] * (HIGHEST_NUMBER + 1) for _ in range(COLOUR_COUNT)]
@@ -407,7 +414,7 @@ class Layer:
                 kind, move, in_groups = choices[step]
                 step += 1
                 assert kind == "runs"
-                new_places, tiles, more_jokers, more_doubles, words = cast(Move, move)
+                new_places, tiles, more_jokers, more_doubles, words = move
                 jokers += more_jokers
                 doubles += more_doubles
                 used[colour][number] += tiles + in_groups
@@ -427,13 +434,13 @@ class Layer:
                         length = LONG | SPARE
                     code = length | DUE if word == "double" else length
                     after.append((code, pieces))
-                after.sort(key=lambda run: run[0])
-                assert tuple(code for code, _ in after) == new_places
+                after.sort(key=_first)
+                assert tuple([run[0] for run in after]) == new_places
                 runs[colour] = after
             kind, groups = choices[step]
             step += 1
             assert kind == "groups"
-            for members, group_jokers, group_doubles in cast(GroupPlan, groups):
+            for members, group_jokers, group_doubles in groups:
                 sets.append(tuple([("tile", c, number) for c in members]
                                   + [("joker", None, number)] * group_jokers
                                   + [("double", None, number)] * group_doubles))
@@ -445,6 +452,10 @@ class Layer:
         return Plan(score=score, sets=tuple(sets),
                     used=tuple(tuple(row) for row in used), jokers_used=jokers,
                     doubles_used=doubles)
+
+
+def _first(run: tuple[int, list[Piece]]) -> int:
+    return run[0]
 
 
 class _Paused(Exception):
