@@ -7,15 +7,8 @@
 (function () {
   "use strict";
 
-  // The page's sentences in its language (templates/live/_text.html), "{name}" filled in.
-  function say(key, values) {
-    const block = document.getElementById("companion-text");
-    let texts = {};
-    try { texts = JSON.parse(block ? block.dataset.text : "{}"); } catch (error) { texts = {}; }
-    return String(texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
-      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
-    });
-  }
+  // The page's sentences in its language (static/say.js), "{name}" filled in.
+  const say = window.companionSay;
 
   // Editing a game older than the last asks first: later games were scored after it.
   document.addEventListener("click", function (event) {
