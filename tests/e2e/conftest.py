@@ -62,10 +62,16 @@ def page(browser: object, live_server: str) -> Iterator[object]:
     context.close()
 
 
-def submit(page: Any, selector: str = "button[type=submit]") -> None:
-    """Tap the form's button as a player does after typing: close the docked palette first
-    ("Done"), since while docked it covers the lower half of a phone's screen."""
+def close_palette(page: Any) -> None:
+    """Tap "Done" on the docked palette, as a player does after typing: while docked it covers
+    the lower half of a phone's screen, and a tap on a button it half covers moves the page
+    (the field loses focus, the palette undocks) between the press and the release."""
     # One step in the page: the palette may undock between a check and a click from here.
     page.evaluate("document.querySelector('.palette-docked [data-palette-action=done]')?.click()")
+
+
+def submit(page: Any, selector: str = "button[type=submit]") -> None:
+    """Tap the form's button after closing the docked palette, and wait for the answer."""
+    close_palette(page)
     with page.expect_navigation():  # the form posts: wait for the answer's page
         page.click(selector)

@@ -23,6 +23,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion.web import create_app
 from companion.web.extensions import db
+from tests.e2e.conftest import close_palette
 
 pytestmark = pytest.mark.e2e
 
@@ -115,6 +116,7 @@ def fill_game(page: Any, winner: str, racks: dict[str, str]) -> None:
     page.get_by_label(winner, exact=True).check()
     for label, value in racks.items():
         page.get_by_label(label, exact=True).fill(value)
+    close_palette(page)
 
 
 def record_online(page: Any, number: int, winner: str, racks: dict[str, str]) -> None:
