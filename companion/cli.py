@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import click
 
 from companion import __version__
-from companion.core.presets import PRESETS, UnknownPresetError, get_preset
-from companion.core.tiles import ImpossibleTilesError, NotationError
+from companion.core.presets import PRESETS, Preset, UnknownPresetError, get_preset
+from companion.core.tiles import ImpossibleTilesError, NotationError, Tile
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 PRESET_OPTION = click.option(
@@ -38,12 +38,21 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def report_verdict(verdict: Any, *, as_json: bool) -> NoReturn:
-    """Print a core verdict (JSON or its plain-text report) and exit 0 legal, 1 not."""
+def report_verdict(verdict: Any, *, as_json: bool, laid: Sequence[Sequence[Tile]],
+                   preset: Preset) -> NoReturn:
+    """Print a core verdict (JSON or its plain-text report) and exit 0 legal, 1 not.
+
+    When a set of ``laid`` is illegal, the solver's answer follows: could these tiles be laid
+    legally, and how (JSON ``arrangement``, null when every set is legal)."""
+    from companion.core.solver import arrangement_hint, describe_arrangement
+
+    hint = arrangement_hint(laid, preset=preset)
     if as_json:
-        emit_json(verdict.to_json())
+        emit_json(verdict.to_json() | {"arrangement": hint.to_json() if hint else None})
     else:
         click.echo(verdict.describe())
+        if hint:
+            click.echo(describe_arrangement(hint))
     sys.exit(EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL)
 
 
@@ -94,14 +103,7 @@ def check(preset: str, as_json: bool, table: str) -> None:
         verdict = check_table(sets, preset=get_preset(preset))
     except (NotationError, ImpossibleTilesError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
-    if not verdict.legal and not as_json:
-        from companion.core.solver import arrangement_hint, describe_arrangement
-
-        click.echo(verdict.describe())
-        hint = arrangement_hint(sets, preset=get_preset(preset))
-        click.echo(describe_arrangement(hint) if hint else "")
-        sys.exit(EXIT_ILLEGAL)
-    report_verdict(verdict, as_json=as_json)
+    report_verdict(verdict, as_json=as_json, laid=sets, preset=get_preset(preset))
 
 
 @main.command()
@@ -138,7 +140,8 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
             over_time=over_time)
     except (TurnInputError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
-    report_verdict(verdict, as_json=as_json)
+    report_verdict(verdict, as_json=as_json,
+                   laid=[meld.tiles for meld in verdict.set_verdicts], preset=verdict.preset)
 
 
 @main.command("read-photo")
@@ -159,13 +162,19 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
 
     reading = read_photo_file(image, annotate_to, lambda data: read_table_photo(
         data, preset=get_preset(preset)), annotate)
+    from companion.core.solver import arrangement_hint, describe_arrangement
+
+    hint = (arrangement_hint(reading.table, preset=get_preset(preset))
+            if reading.verdict is not None else None)
     if as_json:
-        emit_json(reading.to_json())
+        emit_json(reading.to_json() | {"arrangement": hint.to_json() if hint else None})
     else:
         click.echo(f"Read {len(reading.tiles)} tiles in {len(reading.sets)} sets "
                    f"from {image} ({reading.width}×{reading.height} pixels).")
         if reading.verdict is not None:
             click.echo(reading.verdict.describe())
+            if hint:
+                click.echo(describe_arrangement(hint))
         else:
             for number, meld in enumerate(reading.table, start=1):
                 click.echo(f"Set {number}: {' '.join(str(tile) for tile in meld)}")

@@ -10,6 +10,7 @@ from flask import Blueprint, jsonify, request
 from companion.core.melds import check_table
 from companion.core.presets import RULE_RANGES
 from companion.core.racks import Rack
+from companion.core.solver import arrangement_hint
 from companion.core.tiles import (
     ImpossibleTilesError,
     NotationError,
@@ -40,7 +41,8 @@ def check() -> Any:
         verdict = check_table(table, preset=preset)
     except (NotationError, ImpossibleTilesError) as error:
         raise ApiInputError(str(error), error.where, extra={"code": error.code}) from error
-    return jsonify(verdict.to_json())
+    hint = arrangement_hint(table, preset=preset)
+    return jsonify(verdict.to_json() | {"arrangement": hint.to_json() if hint else None})
 
 
 @bp.post("/rack-value")

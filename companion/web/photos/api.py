@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.core.scoring import ScoringError, apply_rule_overrides
+from companion.core.solver import arrangement_hint
 from companion.web.api import ApiInputError, preset_field, refusal
 from companion.web.photos.forms import size_words
 
@@ -65,7 +66,9 @@ def read_photo() -> Any:
         reading = read_table_photo(data, preset=preset)
     except PhotoError as error:
         raise photo_refused(error) from error
-    return jsonify(reading.to_json())
+    hint = (arrangement_hint(reading.table, preset=preset) if reading.verdict is not None
+            else None)
+    return jsonify(reading.to_json() | {"arrangement": hint.to_json() if hint else None})
 
 
 @bp.post("/rack")

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from companion.core.presets import with_tournament_rule
 from companion.core.referee import TurnInputError, referee_typed_turn
+from companion.core.solver import arrangement_hint
 from companion.web.api import ApiInputError, preset_field
 
 bp = Blueprint("turns_api", __name__)
@@ -56,4 +57,5 @@ def referee_turn() -> Any:
     except TurnInputError as error:
         extra = {} if error.cause is None else {"code": error.cause.code}
         raise ApiInputError(str(error), error.where, extra=extra) from error
-    return jsonify(verdict.to_json())
+    hint = arrangement_hint([meld.tiles for meld in verdict.set_verdicts], preset=preset)
+    return jsonify(verdict.to_json() | {"arrangement": hint.to_json() if hint else None})
