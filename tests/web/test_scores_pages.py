@@ -81,7 +81,7 @@ def test_unbalanced_paper_scores_show_what_the_winner_should_score(client: Flask
     assert "add up to +2" in answer.text and "should score +10" in answer.text
     assert 'value="12"' in answer.text
     garbled = record(client, session_id, "paper", **lines({"0-score": "1O", "1-score": "-10"}))
-    assert garbled.status_code == 422 and "`1O` is not a score" in garbled.text
+    assert garbled.status_code == 422 and "“1O” is not a score" in garbled.text
 
 
 def test_a_tie_offers_fewest_tiles_and_the_table_names_the_winner(client: FlaskClient) -> None:

@@ -105,7 +105,7 @@ def signed_whole_number(_form: Form, field: StringField) -> None:
     try:
         read_signed(field.data)
     except ValueError as error:
-        raise ValidationError(gettext("`%(typed)s` is not a score: write a whole number such "
+        raise ValidationError(gettext("“%(typed)s” is not a score: write a whole number such "
                                       "as −5 or +24", typed=field.data.strip())) from error
 
 
