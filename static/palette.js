@@ -135,11 +135,36 @@
     }, 0);
   });
 
+  // A mouse press moves the focus before its release: undocking then would shorten the page
+  // under the pointer, and the release (the click on the form's button) would land elsewhere.
+  // So while a button is held, undocking waits for the click (or for the release, if the
+  // press ends off the button and no click follows).
+  let pressed = false;
+  let afterPress = [];
+  document.addEventListener("pointerdown", function () { pressed = true; }, true);
+  function released() {
+    if (!pressed) return;
+    pressed = false;
+    const waiting = afterPress;
+    afterPress = [];
+    const run = function () { waiting.splice(0).forEach(function (work) { work(); }); };
+    document.addEventListener("click", function () { window.setTimeout(run, 0); },
+                              { capture: true, once: true });
+    window.setTimeout(run, 400);
+  }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+
+  function whenPressEnds(work) {
+    if (pressed) afterPress.push(work);
+    else window.setTimeout(work, 0);
+  }
+
   document.addEventListener("focusout", function () {
-    window.setTimeout(function () {
+    whenPressEnds(function () {
       const active = document.activeElement;
       if (docked && !(active && (docked.contains(active) || paletteFor(active) === docked))) undock();
-    }, 0);
+    });
   });
 
   // --- Running value of a rack, from the server (the rules live there) ----------------

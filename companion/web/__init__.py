@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, generate_csrf
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import HTTPException
@@ -107,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_languages(app)
 
     _register_error_pages(app)
+    _start_sessions_on_the_first_page(app)
     register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})
     return app
@@ -178,3 +180,26 @@ def _register_error_pages(app: Flask) -> None:
         if request.path.startswith("/api/"):
             return jsonify(error=error.description, where=None), error.code
         return render_template("error.html", error=error), error.code
+
+    @app.errorhandler(CSRFError)
+    def form_expired(error: CSRFError) -> Any:
+        """A form sent with a token this browser's session no longer holds (the browser
+        dropped its cookies while the page stayed open): say so, and offer the form again."""
+        from companion.web.languages import referrer_path
+
+        return render_template("error.html", error=error, form_expired=True,
+                               back=referrer_path()), error.code
+
+
+def _start_sessions_on_the_first_page(app: Flask) -> None:
+    """The first page a browser opens starts its session, with the token its forms carry.
+
+    Without it, on a first visit the pages that the service worker and the offline prefetch
+    fetch in the background would each start a session of their own, racing the page on
+    screen: the last cookie stored would not match the form shown, and the first form sent
+    would be refused (seen in the end-to-end tests under load)."""
+
+    @app.before_request
+    def start_session() -> None:
+        if request.method == "GET" and not request.path.startswith(("/api/", "/static/")):
+            generate_csrf()

@@ -66,14 +66,14 @@ def switch_language(code: str) -> Response:
     """Remember the chosen language in a cookie and go back to the page it was chosen on."""
     if code not in LANGUAGES:
         abort(404, description=f"No language “{code}”: choose one of {', '.join(LANGUAGES)}.")
-    target = request.values.get("next") or _referrer_path()
+    target = request.values.get("next") or referrer_path()
     response = redirect(_same_site_target(target))
     response.set_cookie(LANGUAGE_COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax",
                         httponly=True)
     return response
 
 
-def _referrer_path() -> str | None:
+def referrer_path() -> str | None:
     """The page the switch was used on, when the referrer is this very site."""
     referrer = request.referrer
     if not referrer:

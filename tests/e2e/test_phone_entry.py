@@ -238,3 +238,28 @@ def test_on_a_desktop_the_docked_palette_keeps_thirteen_tiles_a_row(browser: Any
     assert len(tops) == 1  # one row for the red 1–13
     shoot(page, tmp_path, "check-docked-desktop")
     context.close()
+
+
+def test_a_slow_click_on_the_button_below_the_docked_palette_field_lands(
+        browser: Any, live_server: str) -> None:
+    """A mouse press takes the focus from the rack field before the release: the palette must
+    not undock (shortening the page under the pointer) until the click has landed."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700}, base_url=live_server)
+    page = context.new_page()
+    try:
+        start_session(page, ["Ann", "Bob"])
+        page.get_by_role("link", name="Record game 1").click()
+        page.get_by_label("Ann", exact=True).check()
+        page.get_by_label("Bob rack", exact=True).click()
+        page.keyboard.type("R13 J")
+        expect(page.locator(".palette").first).to_have_class(re.compile("palette-docked"))
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        button = page.get_by_role("button", name="Record game 1")
+        box = button.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.wait_for_timeout(250)  # a person's press lasts a tenth of a second or more
+        page.mouse.up()
+        page.get_by_text("Game 1 recorded: Ann won.").wait_for(timeout=10000)
+    finally:
+        context.close()
