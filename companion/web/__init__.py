@@ -13,7 +13,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, get_flashed_messages, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, generate_csrf
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -109,6 +109,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     _register_error_pages(app)
     _start_sessions_on_the_first_page(app)
+    _show_messages_only_on_pages_opened(app)
     register_api_errors(app)
     app.context_processor(lambda: {"url_names": frozenset(app.view_functions)})
     return app
@@ -203,3 +204,22 @@ def _start_sessions_on_the_first_page(app: Flask) -> None:
     def start_session() -> None:
         if request.method == "GET" and not request.path.startswith(("/api/", "/static/")):
             generate_csrf()
+
+
+def _show_messages_only_on_pages_opened(app: Flask) -> None:
+    """A one-time message ("Session started") is taken by the page the browser opens, not by a
+    page fetched in the background.
+
+    The service worker and the offline prefetch fetch pages with ``fetch()`` while the player
+    moves on; one landing between a form's redirect and the page it leads to took the message,
+    and the page shown had none (seen in the end-to-end tests). Browsers mark what they open
+    with ``Sec-Fetch-Mode: navigate``; clients that send no such header are served as before."""
+
+    @app.context_processor
+    def page_messages() -> dict[str, object]:
+        def messages() -> list[tuple[str, str]]:
+            if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
+                return []
+            return get_flashed_messages(with_categories=True)
+
+        return {"page_messages": messages}

@@ -85,3 +85,19 @@ def test_the_expired_form_page_is_in_the_page_language(guarded: Flask) -> None:
     assert refused.status_code == 400
     assert "Dieses Formular ist abgelaufen" in refused.text
     assert "Formular erneut öffnen" not in refused.text  # no link to another site
+
+
+def test_a_page_fetched_in_the_background_leaves_the_message_to_the_page_opened(
+        guarded: Flask) -> None:
+    """Seen in the end-to-end tests: the offline prefetch fetched "Start a session" between the
+    form's redirect and the sheet it leads to, and took "Session started" with it."""
+    browser = guarded.test_client()
+    token = form_token(browser.get("/scores/new").text)
+    sent = browser.post("/scores/new", data=NEW_SESSION | {"csrf_token": token})
+    assert sent.status_code == 302, sent.text
+    background = browser.get("/scores/new", headers={"Sec-Fetch-Mode": "cors",
+                                                     "Accept": "text/html"})
+    assert background.status_code == 200 and "Session started" not in background.text
+    opened = browser.get(sent.headers["Location"], headers={"Sec-Fetch-Mode": "navigate"})
+    assert "Session started" in opened.text
+    assert "Session started" not in browser.get(sent.headers["Location"]).text
