@@ -241,14 +241,16 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
     assert number is not None
     count = len(tiles)
     if all(tile.colour is colour for tile in tiles):
-        numbers = sorted([_number_of(tile) for tile in tiles])
+        given = [tile.number or 0 for tile in tiles]
+        numbers = sorted(given)
         low = numbers[0]
         if numbers == list(range(low, low + count)):
-            order = tuple(sorted(tiles, key=_number_of))
+            reordered = given != numbers
+            order = tuple(sorted(tiles, key=_number_of)) if reordered else tiles
             value = count * low + count * (count - 1) // 2
             reading = KindReading(MeldKind.RUN, value, order, ())
-            return MeldVerdict(tiles, True, MeldKind.RUN, None, value, (), order,
-                               order != tiles, RULE_RUN, (reading,))
+            return MeldVerdict(tiles, True, MeldKind.RUN, None, value, (), order, reordered,
+                               RULE_RUN, (reading,))
     elif (all(tile.number == number for tile in tiles)
           and len({tile.colour for tile in tiles}) == count):  # four colours: at most four
         value = count * number
