@@ -346,15 +346,13 @@ class Layer:
                 if found <= budget:
                     self.path.append(("groups", groups))
                     return found
-                if found < need:
-                    need = found
+                need = min(need, found)
         elif self.weighed:  # optional tiles: the cheapest next states first
             for skipped, new_places, in_groups, move in sorted(
                     self._colour_steps(number, colour, places, jokers, doubles),
                     key=_first):
                 if skipped > budget:
-                    if skipped < need:
-                        need = skipped
+                    need = min(need, skipped)
                     continue
                 found = self.reach(number, colour + 1, (*places[:colour], new_places,
                                                         *places[colour + 1:]),
@@ -363,8 +361,7 @@ class Layer:
                 if found <= budget:
                     self.path.append(("runs", move, in_groups))
                     return found
-                if found < need:
-                    need = found
+                need = min(need, found)
         else:  # every tile required: nothing is skipped, the first next state first
             for _skipped, new_places, in_groups, move in self._colour_steps(
                     number, colour, places, jokers, doubles):
@@ -375,8 +372,7 @@ class Layer:
                 if found <= budget:
                     self.path.append(("runs", move, in_groups))
                     return found
-                if found < need:
-                    need = found
+                need = min(need, found)
         return self._proved(key, jokers, max(need, known))
 
     def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
@@ -427,7 +423,7 @@ class Layer:
         step = 0
         for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
             for colour in range(COLOUR_COUNT):
-                kind, move, in_groups = choices[step]
+                kind, move, _in_groups = choices[step]
                 step += 1
                 assert kind == "runs"
                 _new_places, _tiles, more_jokers, more_doubles, words = move

@@ -432,7 +432,7 @@ class _Search:
                 number, colour, grouped = number + 1, 0, ()
                 continue
             move, in_groups = cast(PairMove, choice[1]), cast(int, choice[2])
-            new_pair, tiles, more_jokers, more_doubles, covered, moves = move
+            new_pair, _tiles, more_jokers, more_doubles, covered, moves = move
             next_runs: list[tuple[int, list[Piece]]] = []
             new_codes = _codes_after(places[colour], moves, number, self.canonical)
             for (_code, pieces), step, new_code in zip(runs[colour], moves, new_codes,
