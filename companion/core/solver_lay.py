@@ -128,6 +128,39 @@ def _moves_within(places: Places, number: int, doubles_exist: bool, most_tiles: 
     return tuple(sorted(found.values(), key=lambda m: (m[2] + m[3], -m[1], len(m[0]))))
 
 
+ColourStep = tuple[Places, Move, int, int, int, tuple[tuple[int, int], ...]]
+"""A colour's way on at one number: (its runs after, the move, the joker units the runs
+spend, jokers, double jokers, then (tiles put in groups, tiles left unlaid) for each count of
+tiles in groups the move leaves possible)."""
+
+
+@cache
+def _colour_steps(places: Places, number: int, doubles_exist: bool, available: int,
+                  jokers: int, doubles: int, required: int) -> tuple[ColourStep, ...]:
+    """The moves of ``_moves_within`` with what the search asks of each worked out once for
+    every search: the numbers here are those of one colour at one number, few and small."""
+    steps = []
+    for move in _moves_within(places, number, doubles_exist, available, jokers, doubles):
+        new_places, tiles, more_jokers, more_doubles, _words = move
+        groupings = tuple((in_groups, available - tiles - in_groups) for in_groups in
+                          range(max(0, required - tiles), min(2, available - tiles) + 1))
+        steps.append((new_places, move, UNITS_PER_JOKER * more_jokers
+                      + UNITS_PER_DOUBLE * more_doubles, more_jokers, more_doubles, groupings))
+    return tuple(steps)
+
+
+@cache
+def _need_steps(places: Places, number: int, doubles_exist: bool, available: int,
+                jokers: int, doubles: int, required: int) -> tuple[tuple[Places, int, int], ...]:
+    """For ``Layer.need``: each move's runs after, the joker units its runs spend and the
+    tiles it must put in groups (every required tile not in a run; at most two)."""
+    return tuple((new_places, UNITS_PER_JOKER * more_jokers + UNITS_PER_DOUBLE * more_doubles,
+                  max(0, required - tiles))
+                 for new_places, tiles, more_jokers, more_doubles, _words in _moves_within(
+                     places, number, doubles_exist, available, jokers, doubles)
+                 if required - tiles <= 2)
+
+
 @cache
 def _with_long(places: Places) -> Places:
     """The open runs with one more of three or more."""
@@ -171,7 +204,9 @@ class Layer:
         self.proved_at = [[False] * (COLOUR_COUNT + 1) for _ in range(HIGHEST_NUMBER + 2)]
         """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
-        self.need_memo: dict[tuple[int, int, Places], int] = {}
+        self.need_memo: list[list[dict[Places, int]]] = [
+            [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
+        """By colour and number: what ``need`` found for each set of open runs."""
         self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
         self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         self.weighed = any(any(row) for row in optional)
@@ -238,25 +273,20 @@ class Layer:
     def need(self, colour: int, number: int, places: Places) -> int:
         """The least joker units (halves) this colour needs from ``number`` on to lay all its
         required tiles, on its runs and its share of groups (``INFINITE``: it cannot)."""
-        key = (colour, number, places)
-        known = self.need_memo.get(key)
+        memo = self.need_memo[colour][number]
+        known = memo.get(places)
         if known is not None:
             return known
         if number > HIGHEST_NUMBER:
             result = 0 if all(code == LONG for code in places) else INFINITE
         else:
-            required = self.required[colour][number]
-            available = self.available[colour][number]
             group_units = self.group_units[colour][number]
+            most = self.units
             result = INFINITE
-            for new_places, tiles, jokers, doubles, _words in _moves_within(
-                    places, number, self.doubles_exist, available, self.joker_cap,
-                    self.double_cap):
-                spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
-                if spent >= result or spent > self.units:
-                    continue
-                in_groups = max(0, required - tiles)  # optional tiles may stay on the rack
-                if in_groups > 2:
+            for new_places, spent, in_groups in _need_steps(  # optional tiles may stay unlaid
+                    places, number, self.doubles_exist, self.available[colour][number],
+                    self.joker_cap, self.double_cap, self.required[colour][number]):
+                if spent >= result or spent > most:
                     continue
                 spent += group_units[in_groups]
                 if spent >= result:
@@ -264,7 +294,7 @@ class Layer:
                 result = min(result, spent + self.need(colour, number + 1, new_places))
                 if result == 0:
                     break
-        self.need_memo[key] = result
+        memo[places] = result
         return result
 
     def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int,
@@ -278,7 +308,7 @@ class Layer:
         need_memo = self.need_memo
         needed = 0
         for colour in range(COLOUR_COUNT):
-            known_need = need_memo.get((colour, number, places[colour]))
+            known_need = need_memo[colour][number].get(places[colour])
             needed += (self.need(colour, number, places[colour]) if known_need is None
                        else known_need)
             if needed > units:
@@ -363,16 +393,27 @@ class Layer:
                     return found
                 need = min(need, found)
         else:  # every tile required: nothing is skipped, the first next state first
-            for _skipped, new_places, in_groups, move in self._colour_steps(
-                    number, colour, places, jokers, doubles):
-                found = self.reach(number, colour + 1, (*places[:colour], new_places,
-                                                        *places[colour + 1:]),
-                                   (*grouped, in_groups), jokers - move[2],
-                                   doubles - move[3], budget)
-                if found <= budget:
-                    self.path.append(("runs", move, in_groups))
-                    return found
-                need = min(need, found)
+            group_units = self.group_units[colour][number]
+            need_memo = self.need_memo[colour][number + 1]
+            units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+            for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
+                    places[colour], number, self.doubles_exist, self.available[colour][number],
+                    min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                later = need_memo.get(new_places)
+                if later is None:
+                    later = self.need(colour, number + 1, new_places)
+                left = units - spent
+                for in_groups, _unlaid in groupings:
+                    if later > left - group_units[in_groups]:
+                        continue
+                    found = self.reach(number, colour + 1, (*places[:colour], new_places,
+                                                            *places[colour + 1:]),
+                                       (*grouped, in_groups), jokers - more_jokers,
+                                       doubles - more_doubles, budget)
+                    if found <= budget:
+                        self.path.append(("runs", move, in_groups))
+                        return found
+                    need = min(need, found)
         return self._proved(key, jokers, max(need, known))
 
     def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
@@ -390,24 +431,21 @@ class Layer:
         """The ways on for one colour at a number that the bound does not rule out, laying
         tiles first: (weight left unlaid, its open runs after, its tiles put in groups, the
         move of its runs)."""
-        required = self.required[colour][number]
-        available = self.available[colour][number]
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        need, need_memo = self.need, self.need_memo
-        next_number = number + 1
-        for move in _moves_within(places[colour], number, self.doubles_exist, available,
-                                  min(jokers, 2), min(doubles, 2)):
-            new_places, tiles, more_jokers, more_doubles, _words = move
-            units = (UNITS_PER_JOKER * (jokers - more_jokers)
-                     + UNITS_PER_DOUBLE * (doubles - more_doubles))
-            least = need_memo.get((colour, next_number, new_places))
+        need_memo = self.need_memo[colour][number + 1]
+        units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        for new_places, move, spent, _jokers, _doubles, groupings in _colour_steps(
+                places[colour], number, self.doubles_exist, self.available[colour][number],
+                min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+            least = need_memo.get(new_places)
             if least is None:
-                least = need(colour, next_number, new_places)
-            for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
-                if least > units - group_units[in_groups]:
+                least = self.need(colour, number + 1, new_places)
+            left = units - spent
+            for in_groups, unlaid in groupings:
+                if least > left - group_units[in_groups]:
                     continue
-                yield weight * (available - tiles - in_groups), new_places, in_groups, move
+                yield weight * unlaid, new_places, in_groups, move
 
     def solve(self, budget: int) -> int:
         self.path = []
