@@ -221,6 +221,53 @@ class TableVerdict:
 def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdict:
     """The verdict on one set: legal or not, why, its kind, joker readings and value."""
     tiles = tuple(tiles)
+    if len(tiles) >= MIN_SET_SIZE:
+        for tile in tiles:
+            if tile.joker is not None:
+                break
+        else:
+            return _joker_free_verdict(tiles)
+    return _general_verdict(tiles, preset)
+
+
+def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
+    """The verdict on three or more numbered tiles, built directly: the solver judges every
+    set it lays, and most hold no joker. Without a joker a set has exactly one reading (a run
+    of one colour and consecutive numbers, laid ascending, or a group of one number and
+    different colours, laid as given) or none, and the preset plays no part; the general
+    search of ``_general_verdict`` gives the same verdict (a property test holds them equal)."""
+    first = tiles[0]
+    colour, number = first.colour, first.number
+    assert number is not None
+    count = len(tiles)
+    if all(tile.colour is colour for tile in tiles):
+        given = [tile.number or 0 for tile in tiles]
+        numbers = sorted(given)
+        low = numbers[0]
+        if numbers == list(range(low, low + count)):
+            reordered = given != numbers
+            order = tuple(sorted(tiles, key=_number_of)) if reordered else tiles
+            value = count * low + count * (count - 1) // 2
+            reading = KindReading(MeldKind.RUN, value, order, ())
+            return MeldVerdict(tiles, True, MeldKind.RUN, None, value, (), order, reordered,
+                               RULE_RUN, (reading,))
+    elif (all(tile.number == number for tile in tiles)
+          and len({tile.colour for tile in tiles}) == count):  # four colours: at most four
+        value = count * number
+        reading = KindReading(MeldKind.GROUP, value, tiles, ())
+        return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
+                           RULE_GROUP, (reading,))
+    reason, rule = why_illegal(tiles)
+    return _illegal(tiles, reason, rule)
+
+
+def _number_of(tile: Tile) -> int:
+    assert tile.number is not None
+    return tile.number
+
+
+def _general_verdict(tiles: Meld, preset: Preset) -> MeldVerdict:
+    """The verdict through the search for every reading (``companion.core.readings``)."""
     missing_kind = next((t for t in tiles if t.joker and not preset.jokers.get(t.joker)), None)
     if missing_kind is not None:
         return _illegal(tiles, Reason("joker_not_in_edition", {

@@ -127,8 +127,13 @@ def _run_readings(tiles: Meld) -> Iterator[Reading]:
         return
     singles = [i for i, t in enumerate(tiles) if t.joker is JokerKind.REGULAR]
     doubles = [i for i, t in enumerate(tiles) if t.joker is JokerKind.DOUBLE]
+    # the run covers every numbered tile: it starts at the lowest number or before it, and
+    # ends at the highest or after it (a start elsewhere leaves a tile out: no reading)
+    numbers = [t.number for t in tiles if t.number is not None]
+    first = max([LOWEST_NUMBER, *(n - width + 1 for n in numbers)])
+    last = min([HIGHEST_NUMBER - width + 1, *numbers])
     for colour in (colours or set(Colour)):
-        for start in range(LOWEST_NUMBER, HIGHEST_NUMBER - width + 2):
+        for start in range(first, last + 1):
             yield from _fill_run(tiles, colour, start, start + width - 1, numbered,
                                  singles, doubles)
 

@@ -36,6 +36,7 @@ from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
 from companion.core.solver_search import (
     COLOUR_COUNT,
+    Counts,
     Plan,
     Pool,
     SearchTimeout,
@@ -153,6 +154,22 @@ def _tally(tiles: Iterable[Tile]) -> tuple[list[list[int]], list[JokerKind]]:
                                   key=lambda kind: kind.value)
 
 
+def _pool_counts(tiles: Sequence[Tile]) -> tuple[Counts, int, int]:
+    """The numbered tiles as counts, the regular jokers and the double jokers, in one pass."""
+    counts = empty_counts()
+    colour_index = COLOUR_INDEX
+    jokers = doubles = 0
+    for tile in tiles:
+        kind = tile.joker
+        if kind is None:
+            counts[colour_index[tile.colour]][tile.number] += 1  # type: ignore[index]
+        elif kind is JokerKind.REGULAR:
+            jokers += 1
+        elif kind is JokerKind.DOUBLE:
+            doubles += 1
+    return freeze(counts), jokers, doubles
+
+
 def _jokers(tiles: Sequence[Tile], kind: JokerKind) -> int:
     return sum(tile.joker is kind for tile in tiles)
 
@@ -167,6 +184,20 @@ def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
     return REGULAR_JOKER if kind == "joker" else DOUBLE_JOKER
 
 
+PIECE_TILES: dict[tuple[str, int | None, int], Tile] = {
+    (kind, colour, number): _tile_of((kind, colour, number))
+    for kind in ("tile", "joker", "double")
+    for colour in ((*range(COLOUR_COUNT), None) if kind != "tile" else range(COLOUR_COUNT))
+    for number in range(LOWEST_NUMBER - 1, HIGHEST_NUMBER + 2)
+    if kind != "tile" or LOWEST_NUMBER <= number <= HIGHEST_NUMBER}
+"""The tile each piece of a plan stands for, looked up rather than worked out: a plan of the
+whole box has a hundred pieces."""
+
+
+def _melds_of(plan: Plan) -> list[Meld]:
+    return [tuple(map(PIECE_TILES.__getitem__, pieces)) for pieces in plan.sets]
+
+
 @lru_cache(maxsize=4096)
 def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
     """The core's verdict, remembered: the solver lays the same short sets again and again."""
@@ -176,7 +207,9 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
     """Every set judged by the core (through ``_verdict``: a set the search already judged,
     one a spare joker joined, is not judged twice)."""
-    verdicts = tuple(_verdict(meld, preset) for meld in melds)
+    verdicts = tuple(_verdict(meld, preset) if any(tile.joker for tile in meld)
+                     else check_meld(meld, preset=preset)  # quicker than remembering it
+                     for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
@@ -240,11 +273,11 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
     should a spare joker fit nowhere, or a minimum value be asked, the older search of
     ``solver_search``, which lays every joker itself."""
     required, optional = placement.required, placement.optional
-    pool = Pool(required=freeze(_counts(required)), optional=freeze(_counts(optional)),
-                jokers_required=_jokers(required, JokerKind.REGULAR),
-                jokers_optional=_jokers(optional, JokerKind.REGULAR),
-                doubles_required=_jokers(required, JokerKind.DOUBLE),
-                doubles_optional=_jokers(optional, JokerKind.DOUBLE))
+    required_counts, jokers_required, doubles_required = _pool_counts(required)
+    optional_counts, jokers_optional, doubles_optional = _pool_counts(optional)
+    pool = Pool(required=required_counts, optional=optional_counts,
+                jokers_required=jokers_required, jokers_optional=jokers_optional,
+                doubles_required=doubles_required, doubles_optional=doubles_optional)
     jokers = pool.jokers_required + pool.jokers_optional
     special_score = sum(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
                         for tile in placement.from_optional)
@@ -264,7 +297,7 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
             complete = True
         if plan is None:
             return None
-        melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+        melds = [*placement.melds, *_melds_of(plan)]
         spare = ([Tile.of_joker(JokerKind.REGULAR)] * (jokers - plan.jokers_used)
                  + [Tile.of_joker(JokerKind.DOUBLE)] * (pool.doubles_required
                                                          + pool.doubles_optional
@@ -285,7 +318,7 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
         complete = True
     if plan is None:
         return None
-    melds = list(placement.melds) + [tuple(_tile_of(p) for p in s) for s in plan.sets]
+    melds = [*placement.melds, *_melds_of(plan)]
     return _Found(melds=tuple(melds), score=plan.score + special_score, complete=complete)
 
 

@@ -34,13 +34,15 @@ A double joker stands for two numbers in a run and counts one tile of its length
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Counts,
+    GroupPlan,
     Piece,
     Plan,
     SearchTimeout,
@@ -56,6 +58,7 @@ INFINITE = 10**9
 UNLIMITED = INFINITE // 2  # a budget this large asks for any way at all
 UNITS_PER_JOKER = 2  # jokers are counted in halves: two tiles of a group may share one
 UNITS_PER_DOUBLE = 4
+_first = itemgetter(0)
 
 Places = tuple[int, ...]
 """The open runs of one colour, by code (length | flags), sorted."""
@@ -125,6 +128,39 @@ def _moves_within(places: Places, number: int, doubles_exist: bool, most_tiles: 
     return tuple(sorted(found.values(), key=lambda m: (m[2] + m[3], -m[1], len(m[0]))))
 
 
+ColourStep = tuple[Places, Move, int, int, int, tuple[tuple[int, int], ...]]
+"""A colour's way on at one number: (its runs after, the move, the joker units the runs
+spend, jokers, double jokers, then (tiles put in groups, tiles left unlaid) for each count of
+tiles in groups the move leaves possible)."""
+
+
+@cache
+def _colour_steps(places: Places, number: int, doubles_exist: bool, available: int,
+                  jokers: int, doubles: int, required: int) -> tuple[ColourStep, ...]:
+    """The moves of ``_moves_within`` with what the search asks of each worked out once for
+    every search: the numbers here are those of one colour at one number, few and small."""
+    steps = []
+    for move in _moves_within(places, number, doubles_exist, available, jokers, doubles):
+        new_places, tiles, more_jokers, more_doubles, _words = move
+        groupings = tuple((in_groups, available - tiles - in_groups) for in_groups in
+                          range(max(0, required - tiles), min(2, available - tiles) + 1))
+        steps.append((new_places, move, UNITS_PER_JOKER * more_jokers
+                      + UNITS_PER_DOUBLE * more_doubles, more_jokers, more_doubles, groupings))
+    return tuple(steps)
+
+
+@cache
+def _need_steps(places: Places, number: int, doubles_exist: bool, available: int,
+                jokers: int, doubles: int, required: int) -> tuple[tuple[Places, int, int], ...]:
+    """For ``Layer.need``: each move's runs after, the joker units its runs spend and the
+    tiles it must put in groups (every required tile not in a run; at most two)."""
+    return tuple((new_places, UNITS_PER_JOKER * more_jokers + UNITS_PER_DOUBLE * more_doubles,
+                  max(0, required - tiles))
+                 for new_places, tiles, more_jokers, more_doubles, _words in _moves_within(
+                     places, number, doubles_exist, available, jokers, doubles)
+                 if required - tiles <= 2)
+
+
 @cache
 def _with_long(places: Places) -> Places:
     """The open runs with one more of three or more."""
@@ -165,10 +201,12 @@ class Layer:
         self.double_cap = min(doubles, 2)
         self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
                           list[int]] = {}
-        self.proved_at: set[tuple[int, int]] = set()
+        self.proved_at = [[False] * (COLOUR_COUNT + 1) for _ in range(HIGHEST_NUMBER + 2)]
         """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
-        self.need_memo: dict[tuple[int, int, Places], int] = {}
+        self.need_memo: list[list[dict[Places, int]]] = [
+            [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
+        """By colour and number: what ``need`` found for each set of open runs."""
         self.bound_memo: dict[tuple[int, tuple[Places, ...], int], int] = {}
         self.units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         self.weighed = any(any(row) for row in optional)
@@ -235,25 +273,20 @@ class Layer:
     def need(self, colour: int, number: int, places: Places) -> int:
         """The least joker units (halves) this colour needs from ``number`` on to lay all its
         required tiles, on its runs and its share of groups (``INFINITE``: it cannot)."""
-        key = (colour, number, places)
-        known = self.need_memo.get(key)
+        memo = self.need_memo[colour][number]
+        known = memo.get(places)
         if known is not None:
             return known
         if number > HIGHEST_NUMBER:
             result = 0 if all(code == LONG for code in places) else INFINITE
         else:
-            required = self.required[colour][number]
-            available = self.available[colour][number]
             group_units = self.group_units[colour][number]
+            most = self.units
             result = INFINITE
-            for new_places, tiles, jokers, doubles, _words in _moves_within(
-                    places, number, self.doubles_exist, available, self.joker_cap,
-                    self.double_cap):
-                spent = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
-                if spent >= result or spent > self.units:
-                    continue
-                in_groups = max(0, required - tiles)  # optional tiles may stay on the rack
-                if in_groups > 2:
+            for new_places, spent, in_groups in _need_steps(  # optional tiles may stay unlaid
+                    places, number, self.doubles_exist, self.available[colour][number],
+                    self.joker_cap, self.double_cap, self.required[colour][number]):
+                if spent >= result or spent > most:
                     continue
                 spent += group_units[in_groups]
                 if spent >= result:
@@ -261,7 +294,7 @@ class Layer:
                 result = min(result, spent + self.need(colour, number + 1, new_places))
                 if result == 0:
                     break
-        self.need_memo[key] = result
+        memo[places] = result
         return result
 
     def bound(self, number: int, places: tuple[Places, ...], jokers: int, doubles: int,
@@ -275,7 +308,7 @@ class Layer:
         need_memo = self.need_memo
         needed = 0
         for colour in range(COLOUR_COUNT):
-            known_need = need_memo.get((colour, number, places[colour]))
+            known_need = need_memo[colour][number].get(places[colour])
             needed += (self.need(colour, number, places[colour]) if known_need is None
                        else known_need)
             if needed > units:
@@ -296,16 +329,19 @@ class Layer:
 
     # --- the search -------------------------------------------------------------------------
 
-    def reach(self, state: State, budget: int) -> int:
-        """The least budget this state needs, as far as proved: a result at most ``budget``
-        means success (the choices are on ``self.path``, last first)."""
-        number, colour, places, grouped, jokers, doubles = state
+    def reach(self, number: int, colour: int, places: tuple[Places, ...],
+              grouped: tuple[int, ...], jokers: int, doubles: int, budget: int) -> int:
+        """The least budget this state (see ``State``) needs, as far as proved: a result at
+        most ``budget`` means success (the choices are on ``self.path``, last first).
+
+        The hot loop of the solver: the state comes as arguments and the next states are
+        tried as they are made, the first that succeeds sparing the rest."""
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
         key = (number, colour, places, grouped, doubles)
         proved = self.proved
         known = 0
-        if (number, colour) in self.proved_at:
+        if self.proved_at[number][colour]:
             proofs = proved.get(key)
             if proofs is not None:
                 known = max(proofs[jokers:])
@@ -332,15 +368,52 @@ class Layer:
             if least > budget:
                 return self._proved(key, jokers, least)
         need = INFINITE
-        for skipped, child, choice in self._children(state):
-            if skipped > budget:
-                need = min(need, skipped)
-                continue
-            found = self.reach(child, budget - skipped) + skipped
-            if found <= budget:
-                self.path.append(choice)
-                return found
-            need = min(need, found)
+        if colour == COLOUR_COUNT:
+            for more_jokers, more_doubles, groups in _group_steps(
+                    grouped, jokers, doubles, number == LOWEST_NUMBER):
+                found = self.reach(number + 1, 0, places, (), jokers - more_jokers,
+                                   doubles - more_doubles, budget)
+                if found <= budget:
+                    self.path.append(("groups", groups))
+                    return found
+                need = min(need, found)
+        elif self.weighed:  # optional tiles: the cheapest next states first
+            for skipped, new_places, in_groups, move in sorted(
+                    self._colour_steps(number, colour, places, jokers, doubles),
+                    key=_first):
+                if skipped > budget:
+                    need = min(need, skipped)
+                    continue
+                found = self.reach(number, colour + 1, (*places[:colour], new_places,
+                                                        *places[colour + 1:]),
+                                   (*grouped, in_groups), jokers - move[2],
+                                   doubles - move[3], budget - skipped) + skipped
+                if found <= budget:
+                    self.path.append(("runs", move, in_groups))
+                    return found
+                need = min(need, found)
+        else:  # every tile required: nothing is skipped, the first next state first
+            group_units = self.group_units[colour][number]
+            need_memo = self.need_memo[colour][number + 1]
+            units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+            for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
+                    places[colour], number, self.doubles_exist, self.available[colour][number],
+                    min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                later = need_memo.get(new_places)
+                if later is None:
+                    later = self.need(colour, number + 1, new_places)
+                left = units - spent
+                for in_groups, _unlaid in groupings:
+                    if later > left - group_units[in_groups]:
+                        continue
+                    found = self.reach(number, colour + 1, (*places[:colour], new_places,
+                                                            *places[colour + 1:]),
+                                       (*grouped, in_groups), jokers - more_jokers,
+                                       doubles - more_doubles, budget)
+                    if found <= budget:
+                        self.path.append(("runs", move, in_groups))
+                        return found
+                    need = min(need, found)
         return self._proved(key, jokers, max(need, known))
 
     def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
@@ -349,75 +422,51 @@ class Layer:
         proofs = self.proved.get(key)
         if proofs is None:
             proofs = self.proved[key] = [0] * (self.jokers + 1)
-            self.proved_at.add(key[:2])
+            self.proved_at[key[0]][key[1]] = True
         proofs[jokers] = need
         return need
 
-    def _children(self, state: State) -> Iterable[tuple[int, State, tuple[object, ...]]]:
-        """The next states, laying tiles first: in the order they come (lazily, so the first
-        that succeeds spares working out the rest) or, with optional tiles, cheapest first."""
-        number, colour, places, grouped, jokers, doubles = state
-        if colour == COLOUR_COUNT:
-            children: list[tuple[int, State, tuple[object, ...]]] = []
-            for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items():
-                if more_jokers > jokers or more_doubles > doubles:
-                    continue
-                if number != LOWEST_NUMBER and any(not group[0] for group in groups):
-                    continue  # a group of jokers alone stands for any number: tried at 1
-                children.append((0, (number + 1, 0, places, (), jokers - more_jokers,
-                                     doubles - more_doubles), ("groups", groups)))
-            return children
-        if self.weighed:
-            return sorted(self._colour_steps(state), key=lambda child: child[0])
-        return self._colour_steps(state)
-
-    def _colour_steps(self, state: State) -> Iterator[tuple[int, State, tuple[object, ...]]]:
-        number, colour, places, grouped, jokers, doubles = state
-        required = self.required[colour][number]
-        available = self.available[colour][number]
+    def _colour_steps(self, number: int, colour: int, places: tuple[Places, ...], jokers: int,
+                      doubles: int) -> Iterator[tuple[int, Places, int, Move]]:
+        """The ways on for one colour at a number that the bound does not rule out, laying
+        tiles first: (weight left unlaid, its open runs after, its tiles put in groups, the
+        move of its runs)."""
         weight = self.weights[number]
         group_units = self.group_units[colour][number]
-        need, need_memo = self.need, self.need_memo
-        before, after = places[:colour], places[colour + 1:]
-        next_number = number + 1
-        for move in _moves_within(places[colour], number, self.doubles_exist, available,
-                                  min(jokers, 2), min(doubles, 2)):
-            new_places, tiles, more_jokers, more_doubles, _words = move
-            jokers_left, doubles_left = jokers - more_jokers, doubles - more_doubles
-            units = UNITS_PER_JOKER * jokers_left + UNITS_PER_DOUBLE * doubles_left
-            least = need_memo.get((colour, next_number, new_places))
+        need_memo = self.need_memo[colour][number + 1]
+        units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
+        for new_places, move, spent, _jokers, _doubles, groupings in _colour_steps(
+                places[colour], number, self.doubles_exist, self.available[colour][number],
+                min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+            least = need_memo.get(new_places)
             if least is None:
-                least = need(colour, next_number, new_places)
-            for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
-                if least > units - group_units[in_groups]:
+                least = self.need(colour, number + 1, new_places)
+            left = units - spent
+            for in_groups, unlaid in groupings:
+                if least > left - group_units[in_groups]:
                     continue
-                yield (weight * (available - tiles - in_groups),
-                       (number, colour + 1, (*before, new_places, *after),
-                        (*grouped, in_groups), jokers_left, doubles_left),
-                       ("runs", move, in_groups))
+                yield weight * unlaid, new_places, in_groups, move
 
     def solve(self, budget: int) -> int:
         self.path = []
-        start: State = (LOWEST_NUMBER, 0, ((),) * COLOUR_COUNT, (), self.jokers, self.doubles)
-        return self.reach(start, budget)
+        return self.reach(LOWEST_NUMBER, 0, ((),) * COLOUR_COUNT, (), self.jokers,
+                          self.doubles, budget)
 
     def plan(self, score: int) -> Plan:
         """Lay the sets the last successful ``solve`` chose."""
         choices: list[Any] = self.path[::-1]
         runs: list[list[tuple[int, list[Piece]]]] = [[] for _ in range(COLOUR_COUNT)]
         sets: list[tuple[Piece, ...]] = []
-        used = [[0] * (HIGHEST_NUMBER + 1) for _ in range(COLOUR_COUNT)]
         jokers = doubles = 0
         step = 0
         for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
             for colour in range(COLOUR_COUNT):
-                kind, move, in_groups = choices[step]
+                kind, move, _in_groups = choices[step]
                 step += 1
                 assert kind == "runs"
-                new_places, tiles, more_jokers, more_doubles, words = move
+                _new_places, _tiles, more_jokers, more_doubles, words = move
                 jokers += more_jokers
                 doubles += more_doubles
-                used[colour][number] += tiles + in_groups
                 old = runs[colour]
                 after: list[tuple[int, list[Piece]]] = []
                 for i, word in enumerate(words):
@@ -435,7 +484,6 @@ class Layer:
                     code = length | DUE if word == "double" else length
                     after.append((code, pieces))
                 after.sort(key=_first)
-                assert tuple([run[0] for run in after]) == new_places
                 runs[colour] = after
             kind, groups = choices[step]
             step += 1
@@ -449,13 +497,20 @@ class Layer:
         for colour_runs in runs:
             for _code, pieces in colour_runs:
                 sets.append(tuple(pieces))
-        return Plan(score=score, sets=tuple(sets),
-                    used=tuple(tuple(row) for row in used), jokers_used=jokers,
+        return Plan(score=score, sets=tuple(sets), jokers_used=jokers,
                     doubles_used=doubles)
 
 
-def _first(run: tuple[int, list[Piece]]) -> int:
-    return run[0]
+@cache
+def _group_steps(grouped: tuple[int, ...], jokers: int, doubles: int,
+                 first_number: bool) -> tuple[tuple[int, int, GroupPlan], ...]:
+    """The ways to lay the tiles of one number put in groups, with so many jokers and double
+    jokers left: (jokers, double jokers, the groups). A group of jokers alone stands for any
+    number: it is tried at 1 only."""
+    return tuple((more_jokers, more_doubles, groups)
+                 for (more_jokers, more_doubles), groups in _group_plans(grouped, True).items()
+                 if more_jokers <= jokers and more_doubles <= doubles
+                 and (first_number or all(group[0] for group in groups)))
 
 
 class _Paused(Exception):
@@ -480,7 +535,7 @@ def _mirror_plan(plan: Plan) -> Plan:
             first = top - number - (1 if kind == "double" and colour is not None else 0)
             pieces.append((kind, colour, first))
         sets.append(tuple(pieces))
-    return Plan(score=plan.score, sets=tuple(sets), used=_mirrored(plan.used),
+    return Plan(score=plan.score, sets=tuple(sets),
                 jokers_used=plan.jokers_used, doubles_used=plan.doubles_used)
 
 

@@ -77,7 +77,6 @@ class Pool:
 class Plan:
     score: int
     sets: tuple[tuple[Piece, ...], ...]
-    used: Counts
     jokers_used: int
     doubles_used: int
 
@@ -410,7 +409,6 @@ class _Search:
 
     def _follow(self, score: int, places: tuple[tuple[int, int], ...]) -> Plan:
         """Walk the recorded choices forward and lay the actual sets."""
-        used = empty_counts()
         runs: list[list[tuple[int, list[Piece]]]] = [[(0, []), (0, [])]
                                                      for _ in range(COLOUR_COUNT)]
         sets: list[tuple[Piece, ...]] = []
@@ -434,7 +432,7 @@ class _Search:
                 number, colour, grouped = number + 1, 0, ()
                 continue
             move, in_groups = cast(PairMove, choice[1]), cast(int, choice[2])
-            new_pair, tiles, more_jokers, more_doubles, covered, moves = move
+            new_pair, _tiles, more_jokers, more_doubles, covered, moves = move
             next_runs: list[tuple[int, list[Piece]]] = []
             new_codes = _codes_after(places[colour], moves, number, self.canonical)
             for (_code, pieces), step, new_code in zip(runs[colour], moves, new_codes,
@@ -446,7 +444,6 @@ class _Search:
                     pieces = []
                 next_runs.append((new_code, pieces))
             runs[colour] = sorted(next_runs, key=lambda place: place[0])
-            used[colour][number] += tiles + in_groups
             places = places[:colour] + (new_pair,) + places[colour + 1:]
             grouped = grouped + (in_groups,)
             jokers += more_jokers
@@ -455,7 +452,7 @@ class _Search:
             colour += 1
         sets.extend(tuple(pieces) for places_of_colour in runs
                     for _code, pieces in places_of_colour if pieces)
-        return Plan(score=score, sets=tuple(sets), used=freeze(used), jokers_used=jokers,
+        return Plan(score=score, sets=tuple(sets), jokers_used=jokers,
                     doubles_used=doubles)
 
 

@@ -54,6 +54,9 @@ def place_specials(required: Sequence[Tile], optional: Sequence[Tile], *,
     """Every way to place the special jokers (the optional ones may stay on the rack)."""
     must = [t for t in required if t.joker in SPECIAL_KINDS]
     may = [t for t in optional if t.joker in SPECIAL_KINDS]
+    if not must and not may:  # the usual case: nothing to place, nothing to filter out
+        yield SpecialPlacement((), tuple(required), tuple(optional), (), 0)
+        return
     start = SpecialPlacement((), tuple(t for t in required if t.joker not in SPECIAL_KINDS),
                              tuple(t for t in optional if t.joker not in SPECIAL_KINDS), (), 0)
     yield from _place(start, [(t, True) for t in must] + [(t, False) for t in may], preset)

@@ -41,6 +41,10 @@ class Colour(Enum):
     BLUE = "B"
     ORANGE = "O"
 
+    # A member is its own only instance: hashing by identity is exact, and far quicker than
+    # Enum's hash of the name (every Tile hashes its colour; the solver hashes many tiles).
+    __hash__ = object.__hash__
+
     @property
     def word(self) -> str:
         return self.name.lower()
@@ -52,6 +56,8 @@ class JokerKind(Enum):
     MIRROR = "M"
     COLOUR_CHANGE = "C"
 
+    __hash__ = object.__hash__  # as Colour's
+
     @property
     def word(self) -> str:
         return {
@@ -61,6 +67,10 @@ class JokerKind(Enum):
             JokerKind.COLOUR_CHANGE: "colour-change joker",
         }[self]
 
+
+_COLOUR_RANK: dict[Colour, int] = {colour: rank for rank, colour in enumerate(Colour)}
+_JOKER_RANK: dict[JokerKind, int] = {kind: rank for rank, kind in enumerate(JokerKind)}
+"""Where each colour and joker kind sorts (``Tile.sort_key``): the order they are declared."""
 
 COLOUR_LETTERS: dict[str, Colour] = {c.value: c for c in Colour} | {"Y": Colour.ORANGE}
 JOKER_LETTERS: dict[str, JokerKind] = {k.value: k for k in JokerKind}
@@ -224,9 +234,9 @@ class Tile:
 
     def sort_key(self) -> tuple[int, int, int]:
         if self.joker is not None:
-            return (1, list(JokerKind).index(self.joker), 0)
+            return (1, _JOKER_RANK[self.joker], 0)
         assert self.colour is not None and self.number is not None
-        return (0, list(Colour).index(self.colour), self.number)
+        return (0, _COLOUR_RANK[self.colour], self.number)
 
     def __str__(self) -> str:
         if self.joker is not None:
@@ -380,17 +390,19 @@ def check_inventory(tiles: Iterable[Tile], jokers_in_box: dict[JokerKind, int]) 
     ``jokers_in_box`` is the edition's joker count by kind (kinds it lacks are absent or 0).
     """
     counts = Counter(tiles)
-    for tile in sorted(counts, key=Tile.sort_key):
-        count = counts[tile]
-        if tile.joker is None:
-            if count > COPIES_OF_EACH_TILE:
-                raise ImpossibleTilesError(tile, count, COPIES_OF_EACH_TILE, "too_many_copies")
-            continue
-        allowed = jokers_in_box.get(tile.joker, 0)
-        if allowed == 0:
-            raise ImpossibleTilesError(tile, count, 0, "joker_not_in_edition")
-        if count > allowed:
-            raise ImpossibleTilesError(tile, count, allowed, "too_many_jokers")
+    refused = [tile for tile, count in counts.items()
+               if count > (COPIES_OF_EACH_TILE if tile.joker is None
+                           else jokers_in_box.get(tile.joker, 0))]
+    if not refused:
+        return
+    tile = min(refused, key=Tile.sort_key)  # the first a player reading in order meets
+    count = counts[tile]
+    if tile.joker is None:
+        raise ImpossibleTilesError(tile, count, COPIES_OF_EACH_TILE, "too_many_copies")
+    allowed = jokers_in_box.get(tile.joker, 0)
+    if allowed == 0:
+        raise ImpossibleTilesError(tile, count, 0, "joker_not_in_edition")
+    raise ImpossibleTilesError(tile, count, allowed, "too_many_jokers")
 
 
 def all_numbered_tiles() -> tuple[Tile, ...]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.core.melds import MeldKind, check_meld, check_table
+from companion.core.melds import MeldKind, _general_verdict, check_meld, check_table
 from companion.core.presets import PRESSMAN, SABRA, TWIST
 from companion.core.tiles import (
     Colour,
@@ -346,3 +346,37 @@ def test_a_legal_set_has_a_reading_and_a_value_from_its_tiles(meld) -> None:
         assert result.jokers == ()
     for reading in result.jokers:
         assert reading.stands_for
+
+
+@st.composite
+def joker_free_sets(draw: st.DrawFn) -> tuple[Tile, ...]:
+    """Random sets of numbered tiles, legal and not: runs of any length, groups of two to five
+    tiles, random tiles; some with a tile changed or added, some shuffled."""
+    shape = draw(st.sampled_from(["run", "group", "random"]))
+    if shape == "run":
+        colour = draw(st.sampled_from(Colour))
+        length = draw(st.integers(2, 13))
+        start = draw(st.integers(1, 14 - length))
+        tiles = [Tile.numbered(colour, n) for n in range(start, start + length)]
+    elif shape == "group":
+        number = draw(st.integers(1, 13))
+        tiles = [Tile.numbered(c, number)
+                 for c in draw(st.lists(st.sampled_from(Colour), min_size=2, max_size=5))]
+    else:
+        tiles = draw(st.lists(numbered_tiles, min_size=1, max_size=6))
+    if draw(st.booleans()):
+        tiles[draw(st.integers(0, len(tiles) - 1))] = draw(numbered_tiles)
+    if draw(st.booleans()):
+        tiles.insert(draw(st.integers(0, len(tiles))), draw(numbered_tiles))
+    if draw(st.booleans()):
+        tiles = draw(st.permutations(tiles))
+    return tuple(tiles)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(joker_free_sets())
+def test_the_verdict_on_a_set_without_jokers_is_the_general_searchs(meld) -> None:
+    """``check_meld`` builds the verdict on numbered tiles alone directly; it must be the one
+    the search for every reading gives, field for field, under every preset."""
+    for preset in (PRESSMAN, SABRA, TWIST):
+        assert check_meld(meld, preset=preset) == _general_verdict(meld, preset)

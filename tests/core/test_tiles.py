@@ -87,6 +87,11 @@ def test_a_third_copy_of_a_tile_is_refused_naming_the_tile() -> None:
         check_inventory(parse_tiles("R7 R7 R7"), STANDARD_JOKERS)
 
 
+def test_of_several_impossible_tiles_the_first_in_order_is_named() -> None:
+    with pytest.raises(ImpossibleTilesError, match=r"^K9 \(black 9\) appears 3 times"):
+        check_inventory(parse_tiles("J J J O3 O3 O3 K9 K9 K9"), STANDARD_JOKERS)
+
+
 def test_a_third_joker_is_refused() -> None:
     with pytest.raises(ImpossibleTilesError, match="only 2 jokers"):
         check_inventory(parse_tiles("J J J"), STANDARD_JOKERS)
