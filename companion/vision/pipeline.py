@@ -16,6 +16,7 @@ from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
 from companion.vision.quality import check_light, check_readable
 from companion.vision.reading import PhotoReading, ReadTile
+from companion.vision.refine import second_outlines
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py:
 # the most confident misread is 0.36 on valid/, 0.72 on the synthetic set and 0.84 on the
@@ -72,20 +73,36 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")
-    corners = [canonical_corners(tile.rect) for tile in found]
-    if upright:
-        corners = [upright_corners(c) if tile.short_side > SQUARISH * tile.long_side else c
-                   for c, tile in zip(corners, found)]
+
+    def corners_of(tile: FoundTile) -> np.ndarray:
+        corners = canonical_corners(tile.rect)
+        if upright and tile.short_side > SQUARISH * tile.long_side:
+            return upright_corners(corners)
+        return corners
+
+    corners = [corners_of(tile) for tile in found]
     narrow = float(np.percentile([tile.short_side for tile in found], 10))
     crop_factor = next((f for f in (4, 2) if f <= factor and narrow / f >= CROP_SOURCE_WIDTH),
                        1)
     source = photo.at(crop_factor)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
+    check_readable(crops, probabilities.max(axis=1) < LOW_CONFIDENCE)
+    replaced: set[int] = set()
+    for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
+                                source=source, crop_factor=crop_factor, corners_of=corners_of):
+        replaced.update(kept.alternative.replaces)
+        found += kept.alternative.tiles
+        corners += [corners_of(tile) for tile in kept.alternative.tiles]
+        probabilities = np.concatenate([probabilities, kept.probabilities])
+        upside_down = np.concatenate([upside_down, kept.upside_down])
+    if replaced:
+        keep = [i for i in range(len(found)) if i not in replaced]
+        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
+        probabilities, upside_down = probabilities[keep], upside_down[keep]
     best = probabilities.argmax(axis=1)
     corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
-    check_readable(crops, confidence < LOW_CONFIDENCE)
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking)
 

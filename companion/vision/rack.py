@@ -32,9 +32,13 @@ NO_RACK = ("no rack found: photograph the rack from the front or a little from a
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 
-STANDING_COS = np.cos(np.radians(40))
+STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
 ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
-PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side  # a standing tile's up is within 40° of the photo's up
+PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
+RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
+TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
+TIER_APART = (0.9, 2.3)  # the tiers' bottom lines lie this many tile heights apart
+HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile above
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
@@ -144,25 +148,61 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
-    rows = [row for group in _rows_of(standing, geometry)
+    groups = _rows_of(standing, geometry)
+    rows = [row for group in groups
             if (row := _row_on_bar(image, covered, group, geometry)) is not None]
     if not rows:
         return []
-    # the rack is the row of the largest tiles; a second row of like tiles stacked just above
-    # or below it, overlapping it along the rack, is its other tier
-    rows.sort(key=lambda row: (-row.tile_height, -len(row.indexes)))
-    rack = [rows[0]]
-    first = rows[0]
-    for other in rows[1:]:
-        apart = float((other.origin - first.origin) @ first.down)
-        alike = 0.7 < other.tile_height / first.tile_height < 1.4
-        parallel = abs(float(other.right @ first.right)) > PARALLEL_COS
-        if alike and parallel and 0.9 * first.tile_height < abs(apart) < 2.3 * first.tile_height \
-                and _overlap(first, other):
-            rack.append(other)
-            break
+    # the rack is the row with the most tiles among the rows of the largest tiles (a row of
+    # as large tiles further off, or a stray tile standing near, is not it)
+    tallest = max(row.tile_height for row in rows)
+    first = max((row for row in rows if row.tile_height >= RACK_ROW_HEIGHT * tallest),
+                key=lambda row: (len(row.indexes), row.tile_height))
+    # a second row of like tiles stacked just above or below it, overlapping it along the
+    # rack, is its other tier
+    tiers = [other for other in rows if other is not first and _other_tier(first, other)]
+    if not tiers:
+        # the upper tier's own ledge is often lost behind the lower tier's tiles: a row of
+        # like tiles standing just above the rack's row, over the rack, is taken without it
+        on_bar = {index for row in rows for index in row.indexes}
+        tiers = [other for group in groups if on_bar.isdisjoint(group)
+                 if (other := _hidden_upper_tier(first, group, geometry)) is not None]
+    rack = [first]
+    if tiers:
+        rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return [row.indexes for row in rack]
+
+
+def _apart(first: _Row, other: _Row) -> float:
+    """How far ``other``'s bottom line lies below ``first``'s, in ``first``'s tile heights."""
+    return float((other.origin - first.origin) @ first.down) / first.tile_height
+
+
+def _other_tier(first: _Row, other: _Row) -> bool:
+    alike = TIER_HEIGHTS[0] < other.tile_height / first.tile_height < TIER_HEIGHTS[1]
+    parallel = abs(float(other.right @ first.right)) > PARALLEL_COS
+    return alike and parallel and TIER_APART[0] < abs(_apart(first, other)) < TIER_APART[1] \
+        and _overlap(first, other)
+
+
+def _hidden_upper_tier(first: _Row, group: list[int],
+                       geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+                       ) -> _Row | None:
+    """A row of standing tiles whose bar was not seen, taken as the rack's upper tier when it
+    stands just above the rack's row (HIDDEN_TIER_APART tile heights), parallel to it, with
+    tiles of a like height, every tile over the rack's bar."""
+    indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
+    tier = _Row(indexes, origin, right, down, tile_height,
+                (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2))
+    apart = -_apart(first, tier)
+    shift = float((origin - first.origin) @ first.right)
+    over_rack = all(first.extent[0] <= a + shift <= first.extent[1] for a in along)
+    alike = TIER_HEIGHTS[0] < tile_height / first.tile_height < TIER_HEIGHTS[1]
+    parallel = abs(float(right @ first.right)) > PARALLEL_COS
+    if alike and parallel and over_rack and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
+        return tier
+    return None
 
 
 def _overlap(a: _Row, b: _Row) -> bool:
@@ -211,16 +251,12 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
     return list(groups.values())
 
 
-def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
-                geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
-    """The row, with the tiles that stand on its bar, or None when no bar runs under it.
-
-    The band under the row is resampled into a strip (columns along the row, rows going
-    down). The bar shows as a lower edge at one depth across the row, with an even colour
-    above it; and that edge must also show where no tile stands (in the gaps and past the
-    ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
-    table. ``covered`` marks every tile found in the photo.
-    """
+def _row_line(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+              ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray, float, float,
+                         np.ndarray]:
+    """The line the row's tiles stand on: the tiles on it (left to right), a point on it,
+    unit vectors along it and down from it, the tiles' median height and width, and each
+    tile's place along it."""
     bottoms = np.array([geometry[i][0] for i in group])
     up = np.sum([geometry[i][1] for i in group], axis=0)
     up /= np.linalg.norm(up) or 1.0
@@ -240,8 +276,23 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     off_line = np.abs((bottoms - origin) @ down) > ROW_TOLERANCE * tile_height
     if off_line.any() and not off_line.all():
         # a tile chained in by a neighbour but off the row's own line stands elsewhere
-        return _row_on_bar(image, covered, [i for i, off in zip(group, off_line) if not off],
-                           geometry)
+        return _row_line([i for i, off in zip(group, off_line) if not off], geometry)
+    order = np.argsort(along)
+    return ([group[i] for i in order], origin, right, down, tile_height, tile_width,
+            along[order])
+
+
+def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
+                geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
+    """The row, with the tiles that stand on its bar, or None when no bar runs under it.
+
+    The band under the row is resampled into a strip (columns along the row, rows going
+    down). The bar shows as a lower edge at one depth across the row, with an even colour
+    above it; and that edge must also show where no tile stands (in the gaps and past the
+    ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
+    table. ``covered`` marks every tile found in the photo.
+    """
+    group, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
     image_height, image_width = image.shape[:2]
     reach = float(np.hypot(image_width, image_height))

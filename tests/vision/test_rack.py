@@ -78,6 +78,27 @@ def test_a_single_row_of_the_classic_design_is_read(seed: int) -> None:
     assert len(reading.ignored) == len(render.stray)
 
 
+@pytest.mark.parametrize("seed", [7000044, 7000063])
+def test_an_upper_tier_whose_ledge_is_not_seen_is_still_read(seed: int) -> None:
+    """Two tiers on a brown (7000044) and a black (7000063) rack: the upper tier's ledge does
+    not show against the board, the lower tier's does."""
+    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
+    assert len(render.rows) == 2
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 2
+    assert Counter(read.tile for read in reading.tiles if read.set_index == 0) \
+        == Counter(render.rows[0])
+
+
+@pytest.mark.parametrize("seed", [7000046, 7000062])
+def test_a_tile_lying_just_behind_a_rack_of_one_row_is_not_a_second_tier(seed: int) -> None:
+    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
+    assert len(render.rows) == 1 and render.stray
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 1
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
 def test_json_has_the_documented_fields(two_rows_and_a_stray_tile: RenderedRack) -> None:
     reading = read_rack(png_bytes(two_rows_and_a_stray_tile.image))
     data = reading.to_json()

@@ -1,0 +1,208 @@
+"""Second outlines for the tiles the reader was unsure of.
+
+The detector sometimes outlines a tile wrongly, and the reader then reads a wrong crop: a tile
+split in two pieces (a two-digit tile under glare, a tile seen at a strong slant), two tiles
+side by side in one box twice as wide as a tile, or only part of a tile. Each of these comes
+back unsure. For such a tile a few other outlines are tried, sized like the sure tiles
+around it:
+
+- **join**: it and an unsure neighbour are two pieces of one tile;
+- **split**: its box is two tiles side by side, cut across the middle;
+- **whole**: it is a piece of a tile, and the whole tile's box lies over it, one way or another.
+
+An alternative is kept only when the reader reads every tile of it with confidence of at
+least LOW_CONFIDENCE and more confidently than the tiles it replaces, and when it covers no
+tile the reader was sure of. All alternatives of a photo are read in one batch, so this
+costs a few milliseconds and only on photos with unsure tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.crops import crop_tile
+from companion.vision.detect import FoundTile
+from companion.vision.networks import read_crops
+
+NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
+SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
+PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
+SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Other outlines in place of the found tiles ``replaces``."""
+
+    replaces: tuple[int, ...]
+    tiles: tuple[FoundTile, ...]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An alternative the reader read surely: its tiles' class probabilities and P(upside down)."""
+
+    alternative: Alternative
+    probabilities: np.ndarray
+    upside_down: np.ndarray
+
+
+def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
+                    source: np.ndarray, crop_factor: int,
+                    corners_of: Callable[[FoundTile], np.ndarray]
+                    ) -> list[Kept]:
+    """The alternatives to keep, none sharing a found tile, best first.
+
+    ``source`` is the photo decoded at 1/``crop_factor`` of its size; ``corners_of`` turns a
+    found tile into the canonical corners the reader's crop is cut along (in photo pixels).
+    """
+    sure = confidence >= threshold
+    if sure.sum() < 2 or sure.all():
+        return []
+    centres = np.array([tile.centre for tile in found], np.float64)
+    sizes = np.array([sorted(tile.size) for tile in found], np.float64)
+    alternatives: list[Alternative] = []
+    for index in np.flatnonzero(~sure):
+        nearest = np.flatnonzero(sure)[np.argsort(
+            np.linalg.norm(centres[sure] - centres[index], axis=1))[:NEIGHBOURS]]
+        typical = np.median(sizes[nearest], axis=0)
+        alternatives += _joins(int(index), found, sure, typical)
+        alternatives += _splits(int(index), found[index], typical)
+        alternatives += _wholes(int(index), found, sure, typical)
+    alternatives = [a for a in alternatives if not _covers_sure(a, centres, sure)]
+    if not alternatives:
+        return []
+    tiles = [tile for alternative in alternatives for tile in alternative.tiles]
+    crops = np.stack([crop_tile(source, corners_of(tile) / crop_factor) for tile in tiles])
+    probabilities, upside_down = read_crops(crops)
+    kept: list[tuple[float, Kept]] = []
+    start = 0
+    for alternative in alternatives:
+        end = start + len(alternative.tiles)
+        surest = probabilities[start:end].max(axis=1)
+        weakest = float(surest.min())
+        if weakest >= threshold and weakest > float(confidence[list(alternative.replaces)].max()):
+            kept.append((weakest, Kept(alternative, probabilities[start:end],
+                                       upside_down[start:end])))
+        start = end
+    kept.sort(key=lambda pair: -pair[0])
+    chosen: list[Kept] = []
+    taken: set[int] = set()
+    for _, candidate in kept:
+        if taken.isdisjoint(candidate.alternative.replaces):
+            chosen.append(candidate)
+            taken.update(candidate.alternative.replaces)
+    return chosen
+
+
+def _fits(size: tuple[float, float], typical: np.ndarray) -> bool:
+    short, long = sorted(size)
+    return bool(abs(short / typical[0] - 1) <= SIZE_SLACK and abs(long / typical[1] - 1) <= SIZE_SLACK)
+
+
+def _is_piece(tile: FoundTile, typical: np.ndarray) -> bool:
+    return bool(tile.size[0] * tile.size[1] <= PIECE_AREA * typical[0] * typical[1])
+
+
+def _axes(tile: FoundTile) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors along the tile's first and second side (as cv2.boxPoints lays them)."""
+    angle = np.radians(tile.angle)
+    first = np.array([np.cos(angle), np.sin(angle)])
+    return first, np.array([-first[1], first[0]])
+
+
+def _joins(index: int, found: list[FoundTile], sure: np.ndarray,
+           typical: np.ndarray) -> list[Alternative]:
+    """It and an unsure neighbour as the two pieces of one tile: each smaller than the joined
+    tile, and together about its size (a whole tile read unsure beside a piece of the next
+    tile is not joined to it)."""
+    piece = found[index]
+    if not _is_piece(piece, typical):
+        return []
+    joins = []
+    for other in range(index + 1, len(found)):
+        if sure[other] or not _is_piece(found[other], typical):
+            continue
+        apart = np.hypot(found[other].centre[0] - piece.centre[0],
+                         found[other].centre[1] - piece.centre[1])
+        if apart > typical[1]:
+            continue
+        points = np.concatenate([cv2.boxPoints(piece.rect), cv2.boxPoints(found[other].rect)])
+        (x, y), (width, height), angle = cv2.minAreaRect(points.astype(np.float32))
+        centre, size = (float(x), float(y)), (float(width), float(height))
+        area = size[0] * size[1]
+        pieces = [piece.size[0] * piece.size[1], found[other].size[0] * found[other].size[1]]
+        if _fits(size, typical) and max(pieces) <= PIECE_AREA * area \
+                and sum(pieces) <= SHARED_AREA * area:
+            joins.append(Alternative((index, other), (FoundTile(
+                centre, size, angle, (piece.score + found[other].score) / 2),)))
+    return joins
+
+
+def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
+    """A box as wide as two tiles side by side, cut across its long side into two tiles."""
+    short, long = sorted(box.size)
+    if abs(long / (2 * typical[0]) - 1) > SIZE_SLACK or abs(short / typical[1] - 1) > SIZE_SLACK:
+        return []
+    first, second = _axes(box)
+    along = first if box.size[0] >= box.size[1] else second
+    halves = []
+    for sign in (-1, 1):
+        centre = np.array(box.centre) + along * sign * long / 4
+        halves.append(FoundTile((float(centre[0]), float(centre[1])), (long / 2, short),
+                                float(np.degrees(np.arctan2(along[1], along[0]))), box.score))
+    return [Alternative((index,), tuple(halves))]
+
+
+def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
+            typical: np.ndarray) -> list[Alternative]:
+    """A piece of a tile: the whole tile's box laid over it, either way round, with the piece
+    at either end of it or in its middle. Other unsure pieces inside the box go with it; a
+    box over the middle of another tile-sized outline, sure or not, is not tried."""
+    piece = found[index]
+    if not _is_piece(piece, typical):
+        return []
+    first, second = _axes(piece)
+    half = np.array(piece.size) / 2
+    wholes = []
+    for long_axis in (0, 1):  # the tile's long side along the piece's first or second side
+        size = (typical[1], typical[0]) if long_axis == 0 else (typical[0], typical[1])
+        spare = np.array(size) / 2 - half  # how far the box reaches past the piece each way
+        for shift_first in _shifts(spare[0]):
+            for shift_second in _shifts(spare[1]):
+                centre = np.array(piece.centre) + first * shift_first + second * shift_second
+                wholes.append(FoundTile((float(centre[0]), float(centre[1])),
+                                        (float(size[0]), float(size[1])), piece.angle,
+                                        piece.score))
+    alternatives = []
+    centres = np.array([tile.centre for tile in found], np.float32)
+    for whole in wholes:
+        box = cv2.boxPoints(whole.rect).astype(np.float32)
+        inside = [int(other) for other in np.flatnonzero(~sure)
+                  if other == index or cv2.pointPolygonTest(
+                      box, (float(centres[other][0]), float(centres[other][1])), False) >= 0]
+        if all(_is_piece(found[other], typical) for other in inside):
+            alternatives.append(Alternative(tuple(inside), (whole,)))
+    return alternatives
+
+
+def _shifts(spare: float) -> tuple[float, ...]:
+    """Where the box may sit along one side: centred, or flush with either end of the piece."""
+    if spare <= 1:
+        return (0.0,)
+    return (0.0, -spare, spare)
+
+
+def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
+    """Whether a tile of the alternative lies over the centre of a tile read surely."""
+    for tile in alternative.tiles:
+        box = cv2.boxPoints(tile.rect).astype(np.float32)
+        for other in np.flatnonzero(sure):
+            if cv2.pointPolygonTest(box, (float(centres[other][0]), float(centres[other][1])),
+                                    False) >= 0:
+                return True
+    return False

@@ -1,0 +1,80 @@
+"""Second outlines for unsure tiles, on the real photos where the detector's first outline
+was wrong: a tile found as two pieces, and two tiles side by side found as one box."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import pipeline, read_photo
+from companion.vision.classes import tile_from_dataset_name
+from companion.vision.crops import canonical_corners
+from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
+from companion.vision.refine import second_outlines
+from tests.vision.conftest import labelled_photo
+
+
+def tiles_read_and_labelled(name_start: str) -> tuple[Counter[str], Counter[str]]:
+    data, labels = labelled_photo(name_start)
+    reading = read_photo(data)
+    truth = Counter(str(tile_from_dataset_name(name)) for name, _ in labels)
+    return Counter(str(tile.tile) for tile in reading.tiles), truth
+
+
+def image_of(name_start: str) -> np.ndarray:
+    data, _ = labelled_photo(name_start)
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+def test_a_tile_found_as_two_pieces_is_read_as_one_tile():
+    # rummy-29: the detector splits a K11 down the middle; each piece reads unsure
+    read, truth = tiles_read_and_labelled("rummy-29_jpeg")
+    assert read == truth
+
+
+def test_two_tiles_found_as_one_wide_box_are_read_as_two():
+    # rummy-36: B13 beside K13, and R1 beside O1, each come out as one box of two tiles
+    read, truth = tiles_read_and_labelled("rummy-36_jpeg")
+    assert read == truth
+
+
+@pytest.mark.parametrize("name_start", ["rummy-29_jpeg", "rummy-36_jpeg", "rummy-43_jpeg"])
+def test_a_tile_read_surely_the_first_time_keeps_its_outline_and_reading(
+        name_start: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    image = image_of(name_start)
+    refined = find_and_read(image)
+    monkeypatch.setattr(pipeline, "second_outlines", lambda *args, **options: [])
+    first = find_and_read(image)
+    kept = {(tuple(np.round(c.mean(axis=0), 2)), int(best))
+            for c, best in zip(refined.corners, refined.best)}
+    for corners, best, confidence in zip(first.corners, first.best, first.confidence):
+        if confidence >= LOW_CONFIDENCE:
+            assert (tuple(np.round(corners.mean(axis=0), 2)), int(best)) in kept
+
+
+def test_no_second_outline_covers_a_piece_read_surely(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the two pieces of rummy-29's K11: with one of them taken as sure, neither a join nor a
+    # whole tile over the other may replace it
+    monkeypatch.setattr(pipeline, "second_outlines", lambda *args, **options: [])
+    image = image_of("rummy-29_jpeg")
+    first = find_and_read(image)
+    unsure = np.flatnonzero(first.confidence < LOW_CONFIDENCE)
+    pieces = [i for i in unsure if first.found[i].short_side < 0.7 * np.median(
+        [tile.short_side for tile in first.found])]
+    assert len(pieces) == 2
+
+    def corners_of(tile):
+        return canonical_corners(tile.rect)
+
+    both_unsure = second_outlines(first.found, first.confidence, threshold=LOW_CONFIDENCE,
+                                  source=image, crop_factor=1, corners_of=corners_of)
+    assert any(set(pieces) <= set(kept.alternative.replaces) for kept in both_unsure)
+    one_sure = first.confidence.copy()
+    one_sure[pieces[0]] = 0.95
+    kept = second_outlines(first.found, one_sure, threshold=LOW_CONFIDENCE, source=image,
+                           crop_factor=1, corners_of=corners_of)
+    assert all(pieces[0] not in k.alternative.replaces for k in kept)
+    assert all(pieces[1] not in k.alternative.replaces for k in kept)
