@@ -236,11 +236,9 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
     of one colour and consecutive numbers, laid ascending, or a group of one number and
     different colours, laid as given) or none, and the preset plays no part; the general
     search of ``_general_verdict`` gives the same verdict (a property test holds them equal)."""
-    first = tiles[0]
-    colour, number = first.colour, first.number
-    assert number is not None
     count = len(tiles)
-    if all(tile.colour is colour for tile in tiles):
+    colours = {tile.colour for tile in tiles}
+    if len(colours) == 1:
         given = [tile.number or 0 for tile in tiles]
         numbers = sorted(given)
         low = numbers[0]
@@ -251,12 +249,13 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
             reading = KindReading(MeldKind.RUN, value, order, ())
             return MeldVerdict(tiles, True, MeldKind.RUN, None, value, (), order, reordered,
                                RULE_RUN, (reading,))
-    elif (all(tile.number == number for tile in tiles)
-          and len({tile.colour for tile in tiles}) == count):  # four colours: at most four
-        value = count * number
-        reading = KindReading(MeldKind.GROUP, value, tiles, ())
-        return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
-                           RULE_GROUP, (reading,))
+    elif len(colours) == count:  # four colours: a group of at most four
+        numbers_seen = {tile.number for tile in tiles}
+        if len(numbers_seen) == 1:
+            value = count * (tiles[0].number or 0)
+            reading = KindReading(MeldKind.GROUP, value, tiles, ())
+            return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
+                               RULE_GROUP, (reading,))
     reason, rule = why_illegal(tiles)
     return _illegal(tiles, reason, rule)
 
