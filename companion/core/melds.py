@@ -58,7 +58,16 @@ from companion.core.reasons import (
     Reason,
     why_illegal,
 )
-from companion.core.tiles import JokerKind, Meld, Tile, check_inventory, format_tiles
+from companion.core.tiles import (
+    HIGHEST_NUMBER,
+    LOWEST_NUMBER,
+    Colour,
+    JokerKind,
+    Meld,
+    Tile,
+    check_inventory,
+    format_tiles,
+)
 
 __all__ = ["MAX_GROUP_SIZE", "MIN_MIRROR_SIDE", "MIN_SET_SIZE", "RULE_COLOUR_CHANGE",
            "RULE_DOUBLE", "RULE_GROUP", "RULE_JOKER", "RULE_MIRROR", "RULE_RUN", "RULE_SIZE",
@@ -222,11 +231,14 @@ def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdi
     """The verdict on one set: legal or not, why, its kind, joker readings and value."""
     tiles = tuple(tiles)
     if len(tiles) >= MIN_SET_SIZE:
-        for tile in tiles:
-            if tile.joker is not None:
-                break
-        else:
+        jokers = [index for index, tile in enumerate(tiles) if tile.joker is not None]
+        if not jokers:
             return _joker_free_verdict(tiles)
+        if (len(jokers) == 1 and tiles[jokers[0]].joker is JokerKind.REGULAR
+                and preset.jokers.get(JokerKind.REGULAR)):
+            verdict = _one_joker_verdict(tiles, jokers[0])
+            if verdict is not None:
+                return verdict
     return _general_verdict(tiles, preset)
 
 
@@ -258,6 +270,70 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
                                RULE_GROUP, (reading,))
     reason, rule = why_illegal(tiles)
     return _illegal(tiles, reason, rule)
+
+
+def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict | None:
+    """The verdict on a legal set of numbered tiles and one regular joker (the solver lays
+    many), built directly; None when the set is not legal (``_general_verdict`` says why).
+
+    A run reads the joker as the one number missing inside it, or else just below or just
+    above it: the reading the given order allows, failing that the highest. A group reads the
+    joker as any missing colour. Both as ``_general_verdict`` reads them (a property test
+    holds them equal)."""
+    numbered = tiles[:joker] + tiles[joker + 1:]
+    count = len(tiles)
+    colours = {tile.colour for tile in numbered}
+    if len(colours) == 1:
+        numbers = [tile.number or 0 for tile in numbered]
+        low, high = min(numbers), max(numbers)
+        if len(set(numbers)) != len(numbers):
+            return None
+        if high - low + 2 == count:  # no gap: the joker goes below or above
+            stands = [n for n in (low - 1, high + 1) if LOWEST_NUMBER <= n <= HIGHEST_NUMBER]
+        elif high - low + 1 == count:  # one gap: the joker fills it
+            stands = [n for n in range(low, high) if n not in numbers]
+        else:
+            return None
+        if not stands:
+            return None
+        index_of = {tile.number: index for index, tile in enumerate(tiles) if index != joker}
+        given = tuple(range(count))
+        readings = []
+        for number in stands:
+            index_of[number] = joker
+            start = min(low, number)
+            readings.append((number, tuple(index_of[n] for n in range(start, start + count)),
+                             count * start + count * (count - 1) // 2))
+            del index_of[number]
+        number, order, value = (next((r for r in readings if r[1] == given), None)
+                                or max(readings, key=_value_of))
+        (colour,) = colours
+        laid = tuple(tiles[i] for i in order)
+        jokers = (JokerReading(order.index(joker) + 1, JokerKind.REGULAR, (((colour, number),),),
+                               typed_position=joker + 1),)
+        reading = KindReading(MeldKind.RUN, value, laid, jokers)
+        return MeldVerdict(tiles, True, MeldKind.RUN, None, value, jokers, laid, order != given,
+                           _RUN_WITH_JOKER, (reading,))
+    numbers_seen = {tile.number or 0 for tile in numbered}
+    if len(colours) != len(numbered) or len(numbers_seen) != 1 or count > MAX_GROUP_SIZE:
+        return None
+    (group_number,) = numbers_seen
+    options = tuple(sorted((((colour, group_number),) for colour in Colour
+                            if colour not in colours),
+                           key=_slot_key))
+    jokers = (JokerReading(joker + 1, JokerKind.REGULAR, options, typed_position=joker + 1),)
+    value = count * group_number
+    reading = KindReading(MeldKind.GROUP, value, tiles, jokers)
+    return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, jokers, tiles, False,
+                       _GROUP_WITH_JOKER, (reading,))
+
+
+_RUN_WITH_JOKER = f"{RULE_RUN} {RULE_JOKER}"
+_GROUP_WITH_JOKER = f"{RULE_GROUP} {RULE_JOKER}"
+
+
+def _value_of(reading: tuple[int, tuple[int, ...], int]) -> int:
+    return reading[2]
 
 
 def _number_of(tile: Tile) -> int:
