@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
-from operator import itemgetter
+from operator import add, itemgetter, mul
 from typing import Any
 
 from companion.core.solver_search import (
@@ -199,7 +199,7 @@ class Layer:
                  weights: tuple[int, ...], deadline: float) -> None:
         self.required = required
         self.optional = optional
-        self.available = tuple(tuple(r + o for r, o in zip(row_r, row_o))
+        self.available = tuple(tuple(map(add, row_r, row_o))
                                for row_r, row_o in zip(required, optional))
         self.jokers = jokers
         self.doubles = doubles
@@ -598,7 +598,7 @@ def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
     race = _Race(layer(required, optional, weights),
                  lambda: layer(_mirrored(required), _mirrored(optional),
                                (weights[0], *weights[HIGHEST_NUMBER:0:-1])))
-    total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
+    total = (sum(sum(map(mul, weights, row)) for row in optional)
              + double_weight * (doubles - doubles_required))
     best = None
     if most_left is None:
