@@ -236,9 +236,7 @@ def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdi
             return _joker_free_verdict(tiles)
         if (len(jokers) == 1 and tiles[jokers[0]].joker is JokerKind.REGULAR
                 and preset.jokers.get(JokerKind.REGULAR)):
-            verdict = _one_joker_verdict(tiles, jokers[0])
-            if verdict is not None:
-                return verdict
+            return _one_joker_verdict(tiles, jokers[0])
     return _general_verdict(tiles, preset)
 
 
@@ -268,18 +266,18 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
             reading = KindReading(MeldKind.GROUP, value, tiles, ())
             return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
                                RULE_GROUP, (reading,))
-    reason, rule = why_illegal(tiles)
-    return _illegal(tiles, reason, rule)
+    return _no_reading(tiles)
 
 
-def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict | None:
-    """The verdict on a legal set of numbered tiles and one regular joker (the solver lays
-    many), built directly; None when the set is not legal (``_general_verdict`` says why).
+def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict:
+    """The verdict on numbered tiles and one regular joker (the solver lays many such sets and
+    tries a spare joker on many), built directly.
 
-    A run reads the joker as the one number missing inside it, or else just below or just
-    above it: the reading the given order allows, failing that the highest. A group reads the
-    joker as any missing colour. Both as ``_general_verdict`` reads them (a property test
-    holds them equal)."""
+    Tiles of one colour can only be a run: it reads the joker as the one number missing
+    inside it, or else just below or just above it (the reading the given order allows,
+    failing that the highest). Tiles of several colours can only be a group: the joker is any
+    missing colour. Neither, and the set has no reading. All as ``_general_verdict`` reads
+    them (a property test holds them equal)."""
     numbered = tiles[:joker] + tiles[joker + 1:]
     count = len(tiles)
     colours = {tile.colour for tile in numbered}
@@ -287,15 +285,15 @@ def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict | None:
         numbers = [tile.number or 0 for tile in numbered]
         low, high = min(numbers), max(numbers)
         if len(set(numbers)) != len(numbers):
-            return None
+            return _no_reading(tiles)
         if high - low + 2 == count:  # no gap: the joker goes below or above
             stands = [n for n in (low - 1, high + 1) if LOWEST_NUMBER <= n <= HIGHEST_NUMBER]
         elif high - low + 1 == count:  # one gap: the joker fills it
             stands = [n for n in range(low, high) if n not in numbers]
         else:
-            return None
+            return _no_reading(tiles)
         if not stands:
-            return None
+            return _no_reading(tiles)
         index_of = {tile.number: index for index, tile in enumerate(tiles) if index != joker}
         given = tuple(range(count))
         readings = []
@@ -316,7 +314,7 @@ def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict | None:
                            _RUN_WITH_JOKER, (reading,))
     numbers_seen = {tile.number or 0 for tile in numbered}
     if len(colours) != len(numbered) or len(numbers_seen) != 1 or count > MAX_GROUP_SIZE:
-        return None
+        return _no_reading(tiles)
     (group_number,) = numbers_seen
     options = tuple(sorted((((colour, group_number),) for colour in Colour
                             if colour not in colours),
@@ -326,6 +324,11 @@ def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict | None:
     reading = KindReading(MeldKind.GROUP, value, tiles, jokers)
     return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, jokers, tiles, False,
                        _GROUP_WITH_JOKER, (reading,))
+
+
+def _no_reading(tiles: Meld) -> MeldVerdict:
+    reason, rule = why_illegal(tiles)
+    return _illegal(tiles, reason, rule)
 
 
 _RUN_WITH_JOKER = f"{RULE_RUN} {RULE_JOKER}"

@@ -355,10 +355,10 @@ class Layer:
                                    + places[other + 1:], grouped, doubles))
                 if more is not None and max(more[jokers:]) > budget:
                     return max(more[jokers:])
-        self.calls += 1
-        if self.calls > self.limit:
+        calls = self.calls = self.calls + 1
+        if calls > self.limit:
             raise _Paused
-        if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
+        if calls & 1023 == 0 and time.monotonic() > self.deadline:
             raise SearchTimeout
         if colour == 0:
             if number > HIGHEST_NUMBER:
@@ -400,7 +400,8 @@ class Layer:
             units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
             for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
                     places[colour], number, self.doubles_exist, self.available[colour][number],
-                    min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                    min(2, jokers), min(2, doubles),
+                    self.required[colour][number]):
                 later = need_memo.get(new_places)
                 if later is None:
                     later = self.need(colour, number + 1, new_places)
