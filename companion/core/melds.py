@@ -58,7 +58,16 @@ from companion.core.reasons import (
     Reason,
     why_illegal,
 )
-from companion.core.tiles import JokerKind, Meld, Tile, check_inventory, format_tiles
+from companion.core.tiles import (
+    HIGHEST_NUMBER,
+    LOWEST_NUMBER,
+    Colour,
+    JokerKind,
+    Meld,
+    Tile,
+    check_inventory,
+    format_tiles,
+)
 
 __all__ = ["MAX_GROUP_SIZE", "MIN_MIRROR_SIDE", "MIN_SET_SIZE", "RULE_COLOUR_CHANGE",
            "RULE_DOUBLE", "RULE_GROUP", "RULE_JOKER", "RULE_MIRROR", "RULE_RUN", "RULE_SIZE",
@@ -222,11 +231,12 @@ def check_meld(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN) -> MeldVerdi
     """The verdict on one set: legal or not, why, its kind, joker readings and value."""
     tiles = tuple(tiles)
     if len(tiles) >= MIN_SET_SIZE:
-        for tile in tiles:
-            if tile.joker is not None:
-                break
-        else:
+        jokers = [index for index, tile in enumerate(tiles) if tile.joker is not None]
+        if not jokers:
             return _joker_free_verdict(tiles)
+        if (len(jokers) == 1 and tiles[jokers[0]].joker is JokerKind.REGULAR
+                and preset.jokers.get(JokerKind.REGULAR)):
+            return _one_joker_verdict(tiles, jokers[0])
     return _general_verdict(tiles, preset)
 
 
@@ -236,11 +246,9 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
     of one colour and consecutive numbers, laid ascending, or a group of one number and
     different colours, laid as given) or none, and the preset plays no part; the general
     search of ``_general_verdict`` gives the same verdict (a property test holds them equal)."""
-    first = tiles[0]
-    colour, number = first.colour, first.number
-    assert number is not None
     count = len(tiles)
-    if all(tile.colour is colour for tile in tiles):
+    colours = {tile.colour for tile in tiles}
+    if len(colours) == 1:
         given = [tile.number or 0 for tile in tiles]
         numbers = sorted(given)
         low = numbers[0]
@@ -251,14 +259,84 @@ def _joker_free_verdict(tiles: Meld) -> MeldVerdict:
             reading = KindReading(MeldKind.RUN, value, order, ())
             return MeldVerdict(tiles, True, MeldKind.RUN, None, value, (), order, reordered,
                                RULE_RUN, (reading,))
-    elif (all(tile.number == number for tile in tiles)
-          and len({tile.colour for tile in tiles}) == count):  # four colours: at most four
-        value = count * number
-        reading = KindReading(MeldKind.GROUP, value, tiles, ())
-        return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
-                           RULE_GROUP, (reading,))
+    elif len(colours) == count:  # four colours: a group of at most four
+        numbers_seen = {tile.number for tile in tiles}
+        if len(numbers_seen) == 1:
+            value = count * (tiles[0].number or 0)
+            reading = KindReading(MeldKind.GROUP, value, tiles, ())
+            return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, (), tiles, False,
+                               RULE_GROUP, (reading,))
+    return _no_reading(tiles)
+
+
+def _one_joker_verdict(tiles: Meld, joker: int) -> MeldVerdict:
+    """The verdict on numbered tiles and one regular joker (the solver lays many such sets and
+    tries a spare joker on many), built directly.
+
+    Tiles of one colour can only be a run: it reads the joker as the one number missing
+    inside it, or else just below or just above it (the reading the given order allows,
+    failing that the highest). Tiles of several colours can only be a group: the joker is any
+    missing colour. Neither, and the set has no reading. All as ``_general_verdict`` reads
+    them (a property test holds them equal)."""
+    numbered = tiles[:joker] + tiles[joker + 1:]
+    count = len(tiles)
+    colours = {tile.colour for tile in numbered}
+    if len(colours) == 1:
+        numbers = [tile.number or 0 for tile in numbered]
+        low, high = min(numbers), max(numbers)
+        if len(set(numbers)) != len(numbers):
+            return _no_reading(tiles)
+        if high - low + 2 == count:  # no gap: the joker goes below or above
+            stands = [n for n in (low - 1, high + 1) if LOWEST_NUMBER <= n <= HIGHEST_NUMBER]
+        elif high - low + 1 == count:  # one gap: the joker fills it
+            stands = [n for n in range(low, high) if n not in numbers]
+        else:
+            return _no_reading(tiles)
+        if not stands:
+            return _no_reading(tiles)
+        index_of = {tile.number: index for index, tile in enumerate(tiles) if index != joker}
+        given = tuple(range(count))
+        readings = []
+        for number in stands:
+            index_of[number] = joker
+            start = min(low, number)
+            readings.append((number, tuple(index_of[n] for n in range(start, start + count)),
+                             count * start + count * (count - 1) // 2))
+            del index_of[number]
+        number, order, value = (next((r for r in readings if r[1] == given), None)
+                                or max(readings, key=_value_of))
+        (colour,) = colours
+        laid = tuple(tiles[i] for i in order)
+        jokers = (JokerReading(order.index(joker) + 1, JokerKind.REGULAR, (((colour, number),),),
+                               typed_position=joker + 1),)
+        reading = KindReading(MeldKind.RUN, value, laid, jokers)
+        return MeldVerdict(tiles, True, MeldKind.RUN, None, value, jokers, laid, order != given,
+                           _RUN_WITH_JOKER, (reading,))
+    numbers_seen = {tile.number or 0 for tile in numbered}
+    if len(colours) != len(numbered) or len(numbers_seen) != 1 or count > MAX_GROUP_SIZE:
+        return _no_reading(tiles)
+    (group_number,) = numbers_seen
+    options = tuple(sorted((((colour, group_number),) for colour in Colour
+                            if colour not in colours),
+                           key=_slot_key))
+    jokers = (JokerReading(joker + 1, JokerKind.REGULAR, options, typed_position=joker + 1),)
+    value = count * group_number
+    reading = KindReading(MeldKind.GROUP, value, tiles, jokers)
+    return MeldVerdict(tiles, True, MeldKind.GROUP, None, value, jokers, tiles, False,
+                       _GROUP_WITH_JOKER, (reading,))
+
+
+def _no_reading(tiles: Meld) -> MeldVerdict:
     reason, rule = why_illegal(tiles)
     return _illegal(tiles, reason, rule)
+
+
+_RUN_WITH_JOKER = f"{RULE_RUN} {RULE_JOKER}"
+_GROUP_WITH_JOKER = f"{RULE_GROUP} {RULE_JOKER}"
+
+
+def _value_of(reading: tuple[int, tuple[int, ...], int]) -> int:
+    return reading[2]
 
 
 def _number_of(tile: Tile) -> int:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
-from operator import itemgetter
+from operator import add, itemgetter, mul
 from typing import Any
 
 from companion.core.solver_search import (
@@ -183,6 +183,15 @@ def _group_need(present: int, others: int, unit_cap: int) -> tuple[int, int, int
     return (0, one if one <= unit_cap else INFINITE, two if two <= unit_cap else INFINITE)
 
 
+@cache
+def _group_column(column: tuple[int, ...], unit_cap: int) -> tuple[tuple[int, int, int], ...]:
+    """``_group_need`` for each colour, given how many tiles of one number each colour has."""
+    present = sum(1 for here in column if here)
+    everything = sum(column)
+    return tuple(_group_need(present - (here > 0), everything - here, unit_cap)
+                 for here in column)
+
+
 class Layer:
     """One search: the pool, the weights, the remembered proofs."""
 
@@ -190,7 +199,7 @@ class Layer:
                  weights: tuple[int, ...], deadline: float) -> None:
         self.required = required
         self.optional = optional
-        self.available = tuple(tuple(r + o for r, o in zip(row_r, row_o))
+        self.available = tuple(tuple(map(add, row_r, row_o))
                                for row_r, row_o in zip(required, optional))
         self.jokers = jokers
         self.doubles = doubles
@@ -220,17 +229,10 @@ class Layer:
         need at least (``INFINITE``: no group could hold them, even with every joker)."""
         unit_cap = UNITS_PER_JOKER * self.jokers + UNITS_PER_DOUBLE * self.doubles
         nothing = (0, INFINITE, INFINITE)
-        table = [[nothing] for _ in range(COLOUR_COUNT)]
-        for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
-            column = [row[number] for row in self.available]
-            present = sum(1 for here in column if here)
-            everything = sum(column)
-            for colour, here in enumerate(column):
-                table[colour].append(_group_need(present - (here > 0), everything - here,
-                                                 unit_cap))
-        for row in table:
-            row.append(nothing)
-        return table
+        columns = [_group_column(column, unit_cap)
+                   for column in list(zip(*self.available))[LOWEST_NUMBER:HIGHEST_NUMBER + 1]]
+        return [[nothing, *(column[colour] for column in columns), nothing]
+                for colour in range(COLOUR_COUNT)]
 
     # --- bounds: one colour alone -----------------------------------------------------------
 
@@ -338,11 +340,10 @@ class Layer:
         tried as they are made, the first that succeeds sparing the rest."""
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
-        key = (number, colour, places, grouped, doubles)
-        proved = self.proved
         known = 0
         if self.proved_at[number][colour]:
-            proofs = proved.get(key)
+            proved = self.proved
+            proofs = proved.get((number, colour, places, grouped, doubles))
             if proofs is not None:
                 known = max(proofs[jokers:])
                 if known > budget:
@@ -354,19 +355,20 @@ class Layer:
                                    + places[other + 1:], grouped, doubles))
                 if more is not None and max(more[jokers:]) > budget:
                     return max(more[jokers:])
-        self.calls += 1
-        if self.calls > self.limit:
+        calls = self.calls = self.calls + 1
+        if calls > self.limit:
             raise _Paused
-        if self.calls & 1023 == 0 and time.monotonic() > self.deadline:
+        if calls & 1023 == 0 and time.monotonic() > self.deadline:
             raise SearchTimeout
         if colour == 0:
             if number > HIGHEST_NUMBER:
                 if all(code == LONG for mine in places for code in mine):
                     return 0
-                return self._proved(key, jokers, INFINITE)
+                return self._proved((number, colour, places, grouped, doubles), jokers,
+                                    INFINITE)
             least = self.bound(number, places, jokers, doubles, budget)
             if least > budget:
-                return self._proved(key, jokers, least)
+                return self._proved((number, colour, places, grouped, doubles), jokers, least)
         need = INFINITE
         if colour == COLOUR_COUNT:
             for more_jokers, more_doubles, groups in _group_steps(
@@ -398,7 +400,8 @@ class Layer:
             units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
             for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
                     places[colour], number, self.doubles_exist, self.available[colour][number],
-                    min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                    min(2, jokers), min(2, doubles),
+                    self.required[colour][number]):
                 later = need_memo.get(new_places)
                 if later is None:
                     later = self.need(colour, number + 1, new_places)
@@ -414,7 +417,8 @@ class Layer:
                         self.path.append(("runs", move, in_groups))
                         return found
                     need = min(need, found)
-        return self._proved(key, jokers, max(need, known))
+        return self._proved((number, colour, places, grouped, doubles), jokers,
+                            max(need, known))
 
     def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
                 jokers: int, need: int) -> int:
@@ -465,6 +469,8 @@ class Layer:
                 step += 1
                 assert kind == "runs"
                 _new_places, _tiles, more_jokers, more_doubles, words = move
+                if not words:  # no run open, none started
+                    continue
                 jokers += more_jokers
                 doubles += more_doubles
                 old = runs[colour]
@@ -593,7 +599,7 @@ def lay(required: Counts, optional: Counts, *, jokers: int, doubles: int,
     race = _Race(layer(required, optional, weights),
                  lambda: layer(_mirrored(required), _mirrored(optional),
                                (weights[0], *weights[HIGHEST_NUMBER:0:-1])))
-    total = (sum(weights[n] * row[n] for row in optional for n in range(len(row)))
+    total = (sum(sum(map(mul, weights, row)) for row in optional)
              + double_weight * (doubles - doubles_required))
     best = None
     if most_left is None:

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 
 LOWEST_NUMBER = 1
 HIGHEST_NUMBER = 13
@@ -384,19 +385,23 @@ class ImpossibleTilesError(ValueError):
         return {"tile": str(self.tile), "count": self.count, "allowed": self.allowed}
 
 
+_fields = attrgetter("colour", "number", "joker")
+"""A tile's fields in the order ``Tile`` takes them."""
+
+
 def check_inventory(tiles: Iterable[Tile], jokers_in_box: dict[JokerKind, int]) -> None:
     """Refuse a collection of tiles that no real box could hold, naming the tile.
 
     ``jokers_in_box`` is the edition's joker count by kind (kinds it lacks are absent or 0).
     """
-    counts = Counter(tiles)
-    refused = [tile for tile, count in counts.items()
-               if count > (COPIES_OF_EACH_TILE if tile.joker is None
-                           else jokers_in_box.get(tile.joker, 0))]
+    counts = Counter(map(_fields, tiles))  # quicker than hashing each Tile
+    refused = [Tile(*fields) for fields, count in counts.items()
+               if count > (COPIES_OF_EACH_TILE if fields[2] is None
+                           else jokers_in_box.get(fields[2], 0))]
     if not refused:
         return
     tile = min(refused, key=Tile.sort_key)  # the first a player reading in order meets
-    count = counts[tile]
+    count = counts[_fields(tile)]
     if tile.joker is None:
         raise ImpossibleTilesError(tile, count, COPIES_OF_EACH_TILE, "too_many_copies")
     allowed = jokers_in_box.get(tile.joker, 0)
