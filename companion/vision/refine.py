@@ -31,6 +31,8 @@ from companion.vision.networks import read_crops
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
+FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
+PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
 SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
 
 
@@ -160,24 +162,35 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
 
 def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
             typical: np.ndarray) -> list[Alternative]:
-    """A piece of a tile: the whole tile's box laid over it, either way round, with the piece
-    at either end of it or in its middle. Other unsure pieces inside the box go with it; a
-    box over the middle of another tile-sized outline, sure or not, is not tried."""
+    """A piece of a tile: the whole tile's box laid over it, either way round. A piece cut off
+    across one side (as long as the tile one way, shorter the other) sits flush with either
+    end of the box; a small fragment (FRAGMENT_AREA) may lie anywhere in it: at either end
+    or in the middle, each way. Other unsure pieces inside the box go with it; a box over the
+    middle of another tile-sized outline, sure or not, is not tried."""
     piece = found[index]
     if not _is_piece(piece, typical):
         return []
-    first, second = _axes(piece)
-    half = np.array(piece.size) / 2
+    axes = _axes(piece)
+    fragment = piece.size[0] * piece.size[1] <= FRAGMENT_AREA * typical[0] * typical[1]
     wholes = []
-    for long_axis in (0, 1):  # the tile's long side along the piece's first or second side
-        size = (typical[1], typical[0]) if long_axis == 0 else (typical[0], typical[1])
-        spare = np.array(size) / 2 - half  # how far the box reaches past the piece each way
-        for shift_first in _shifts(spare[0]):
-            for shift_second in _shifts(spare[1]):
-                centre = np.array(piece.centre) + first * shift_first + second * shift_second
-                wholes.append(FoundTile((float(centre[0]), float(centre[1])),
-                                        (float(size[0]), float(size[1])), piece.angle,
-                                        piece.score))
+    for size in ((typical[1], typical[0]), (typical[0], typical[1])):
+        spare = (np.array(size) - np.array(piece.size)) / 2  # the box's reach past the piece
+        if fragment:
+            places = [(along_first, along_second) for along_first in (0.0, -1.0, 1.0)
+                      for along_second in (0.0, -1.0, 1.0)]
+        else:
+            places = []
+            for kept_side in (0, 1):
+                cut_side = 1 - kept_side
+                if abs(piece.size[kept_side] / size[kept_side] - 1) <= SIZE_SLACK \
+                        and piece.size[cut_side] <= PIECE_SIDE * size[cut_side]:
+                    places += [(-1.0, 0.0), (1.0, 0.0)] if cut_side == 0 \
+                        else [(0.0, -1.0), (0.0, 1.0)]
+        for along_first, along_second in places:
+            centre = np.array(piece.centre) + axes[0] * along_first * max(spare[0], 0.0) \
+                + axes[1] * along_second * max(spare[1], 0.0)
+            wholes.append(FoundTile((float(centre[0]), float(centre[1])),
+                                    (float(size[0]), float(size[1])), piece.angle, piece.score))
     alternatives = []
     centres = np.array([tile.centre for tile in found], np.float32)
     for whole in wholes:
@@ -188,13 +201,6 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
         if all(_is_piece(found[other], typical) for other in inside):
             alternatives.append(Alternative(tuple(inside), (whole,)))
     return alternatives
-
-
-def _shifts(spare: float) -> tuple[float, ...]:
-    """Where the box may sit along one side: centred, or flush with either end of the piece."""
-    if spare <= 1:
-        return (0.0,)
-    return (0.0, -spare, spare)
 
 
 def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
