@@ -90,10 +90,11 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     check_readable(crops, probabilities.max(axis=1) < LOW_CONFIDENCE)
     replaced: set[int] = set()
     for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
-                                source=source, crop_factor=crop_factor, corners_of=corners_of):
+                                source=source, crop_factor=crop_factor, corners_of=corners_of,
+                                turns=not upright):
         replaced.update(kept.alternative.replaces)
         found += kept.alternative.tiles
-        corners += [corners_of(tile) for tile in kept.alternative.tiles]
+        corners += kept.corners
         probabilities = np.concatenate([probabilities, kept.probabilities])
         upside_down = np.concatenate([upside_down, kept.upside_down])
     if replaced:

@@ -30,6 +30,7 @@ from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
+SQUARISH = 0.8  # a box this nearly square may have been read with its long side the wrong way
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
@@ -42,6 +43,7 @@ class Alternative:
 
     replaces: tuple[int, ...]
     tiles: tuple[FoundTile, ...]
+    turned: bool = False  # read with the box's long side across (its corners turned a quarter)
 
 
 @dataclass(frozen=True)
@@ -49,18 +51,20 @@ class Kept:
     """An alternative the reader read surely: its tiles' class probabilities and P(upside down)."""
 
     alternative: Alternative
+    corners: tuple[np.ndarray, ...]  # each tile's corners as its crop was cut (photo pixels)
     probabilities: np.ndarray
     upside_down: np.ndarray
 
 
 def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
                     source: np.ndarray, crop_factor: int,
-                    corners_of: Callable[[FoundTile], np.ndarray]
+                    corners_of: Callable[[FoundTile], np.ndarray], turns: bool = True
                     ) -> list[Kept]:
     """The alternatives to keep, none sharing a found tile, best first.
 
     ``source`` is the photo decoded at 1/``crop_factor`` of its size; ``corners_of`` turns a
     found tile into the canonical corners the reader's crop is cut along (in photo pixels).
+    ``turns`` tries squarish tiles turned a quarter (not on a rack, where up is the photo's).
     """
     sure = confidence >= threshold
     if sure.sum() < 2 or sure.all():
@@ -75,11 +79,14 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         alternatives += _joins(int(index), found, sure, typical)
         alternatives += _splits(int(index), found[index], typical)
         alternatives += _wholes(int(index), found, sure, typical)
+        if turns and found[index].short_side > SQUARISH * found[index].long_side:
+            alternatives.append(Alternative((int(index),), (found[index],), turned=True))
     alternatives = [a for a in alternatives if not _covers_sure(a, centres, sure)]
     if not alternatives:
         return []
-    tiles = [tile for alternative in alternatives for tile in alternative.tiles]
-    crops = np.stack([crop_tile(source, corners_of(tile) / crop_factor) for tile in tiles])
+    corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
+               for alternative in alternatives for tile in alternative.tiles]
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
     kept: list[tuple[float, Kept]] = []
     start = 0
@@ -88,8 +95,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         surest = probabilities[start:end].max(axis=1)
         weakest = float(surest.min())
         if weakest >= threshold and weakest > float(confidence[list(alternative.replaces)].max()):
-            kept.append((weakest, Kept(alternative, probabilities[start:end],
-                                       upside_down[start:end])))
+            kept.append((weakest, Kept(alternative, tuple(corners[start:end]),
+                                       probabilities[start:end], upside_down[start:end])))
         start = end
     kept.sort(key=lambda pair: -pair[0])
     chosen: list[Kept] = []
