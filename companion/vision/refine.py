@@ -153,18 +153,24 @@ def _joins(index: int, found: list[FoundTile], sure: np.ndarray,
 
 
 def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
-    """A box as wide as two tiles side by side, cut across its long side into two tiles."""
+    """A box as wide as two tiles side by side, cut across its long side into two tiles; a
+    box taller than a tile (glare or a shadow taken in) also cut to a tile's height about its
+    middle."""
     short, long = sorted(box.size)
     if abs(long / (2 * typical[0]) - 1) > SIZE_SLACK or abs(short / typical[1] - 1) > SIZE_SLACK:
         return []
     first, second = _axes(box)
     along = first if box.size[0] >= box.size[1] else second
-    halves = []
-    for sign in (-1, 1):
-        centre = np.array(box.centre) + along * sign * long / 4
-        halves.append(FoundTile((float(centre[0]), float(centre[1])), (long / 2, short),
-                                float(np.degrees(np.arctan2(along[1], along[0]))), box.score))
-    return [Alternative((index,), tuple(halves))]
+    angle = float(np.degrees(np.arctan2(along[1], along[0])))
+    splits = []
+    for height in (short,) if short <= typical[1] else (short, float(typical[1])):
+        halves = []
+        for sign in (-1, 1):
+            centre = np.array(box.centre) + along * sign * long / 4
+            halves.append(FoundTile((float(centre[0]), float(centre[1])), (long / 2, height),
+                                    angle, box.score))
+        splits.append(Alternative((index,), tuple(halves)))
+    return splits
 
 
 def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
