@@ -90,6 +90,15 @@ def test_an_upper_tier_whose_ledge_is_not_seen_is_still_read(seed: int) -> None:
         == Counter(render.rows[0])
 
 
+def test_a_lower_tier_whose_ledge_is_not_seen_is_still_read() -> None:
+    """Seed 8000003: a black rack, the lower tier's ledge lost against the black board."""
+    render = render_rack(random_rack(np.random.default_rng(8000003)), seed=8000003)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 2
+    assert Counter(read.tile for read in reading.tiles if read.set_index == 1) \
+        == Counter(render.rows[1])
+
+
 @pytest.mark.parametrize("seed", [7000046, 7000062])
 def test_a_tile_lying_just_behind_a_rack_of_one_row_is_not_a_second_tier(seed: int) -> None:
     render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
