@@ -93,7 +93,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     replaced: set[int] = set()
     for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
                                 source=source, crop_factor=crop_factor, corners_of=corners_of,
-                                turns=not upright):
+                                upright=upright):
         replaced.update(kept.alternative.replaces)
         found += kept.alternative.tiles
         corners += kept.corners

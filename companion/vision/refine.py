@@ -19,7 +19,7 @@ costs a few milliseconds and only on photos with unsure tiles.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -30,6 +30,7 @@ from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
+ASKEW = 15  # degrees a tile on a rack may turn from its neighbour before it is re-outlined
 SQUARISH = 0.8  # a box this nearly square may have been read with its long side the wrong way
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
@@ -44,6 +45,7 @@ class Alternative:
     replaces: tuple[int, ...]
     tiles: tuple[FoundTile, ...]
     turned: bool = False  # read with the box's long side across (its corners turned a quarter)
+    askew: bool = False  # the outline replaced cannot be right: kept even if it read surely
 
 
 @dataclass(frozen=True)
@@ -58,29 +60,40 @@ class Kept:
 
 def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
                     source: np.ndarray, crop_factor: int,
-                    corners_of: Callable[[FoundTile], np.ndarray], turns: bool = True
+                    corners_of: Callable[[FoundTile], np.ndarray], upright: bool = False
                     ) -> list[Kept]:
     """The alternatives to keep, none sharing a found tile, best first.
 
     ``source`` is the photo decoded at 1/``crop_factor`` of its size; ``corners_of`` turns a
     found tile into the canonical corners the reader's crop is cut along (in photo pixels).
-    ``turns`` tries squarish tiles turned a quarter (not on a rack, where up is the photo's).
+    Off a rack, squarish unsure tiles are also tried turned a quarter. On a rack
+    (``upright``), where the tiles stand side by side alike, a tile askew to its nearest sure
+    neighbour, sure or not, is also tried as a box like the neighbour's, and cut in two if it
+    is as wide as two tiles lying across.
     """
     sure = confidence >= threshold
-    if sure.sum() < 2 or sure.all():
+    if sure.sum() < 2 or (sure.all() and not upright):
         return []
     centres = np.array([tile.centre for tile in found], np.float64)
     sizes = np.array([sorted(tile.size) for tile in found], np.float64)
     alternatives: list[Alternative] = []
-    for index in np.flatnonzero(~sure):
-        nearest = np.flatnonzero(sure)[np.argsort(
-            np.linalg.norm(centres[sure] - centres[index], axis=1))[:NEIGHBOURS]]
+    for index in range(len(found)):
+        others = np.flatnonzero(sure & (np.arange(len(found)) != index))
+        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
+                         [:NEIGHBOURS]]
         typical = np.median(sizes[nearest], axis=0)
-        alternatives += _joins(int(index), found, sure, typical)
-        alternatives += _splits(int(index), found[index], typical)
-        alternatives += _wholes(int(index), found, sure, typical)
-        if turns and found[index].short_side > SQUARISH * found[index].long_side:
-            alternatives.append(Alternative((int(index),), (found[index],), turned=True))
+        tile = found[index]
+        if not sure[index]:
+            alternatives += _joins(index, found, sure, typical)
+            alternatives += _splits(index, tile, typical)
+            alternatives += _wholes(index, found, sure, typical)
+            if not upright and tile.short_side > SQUARISH * tile.long_side:
+                alternatives.append(Alternative((index,), (tile,), turned=True))
+        if upright and _askew(tile, found[nearest[0]]):
+            alternatives.append(_like_neighbour(index, tile, typical, found[nearest[0]]))
+            if sure[index]:
+                alternatives += [replace(split, askew=True)
+                                 for split in _splits(index, tile, typical)]
     alternatives = [a for a in alternatives if not _covers_sure(a, centres, sure)]
     if not alternatives:
         return []
@@ -94,7 +107,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         end = start + len(alternative.tiles)
         surest = probabilities[start:end].max(axis=1)
         weakest = float(surest.min())
-        if weakest >= threshold and weakest > float(confidence[list(alternative.replaces)].max()):
+        if weakest >= threshold and (alternative.askew or weakest > float(
+                confidence[list(alternative.replaces)].max())):
             kept.append((weakest, Kept(alternative, tuple(corners[start:end]),
                                        probabilities[start:end], upside_down[start:end])))
         start = end
@@ -216,11 +230,39 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
     return alternatives
 
 
+def _long_axis(tile: FoundTile) -> np.ndarray:
+    first, second = _axes(tile)
+    return first if tile.size[0] >= tile.size[1] else second
+
+
+def _askew(tile: FoundTile, neighbour: FoundTile) -> bool:
+    """Whether the box is turned from its neighbour's by more than ASKEW degrees: its sides
+    (a box about square may have either side as its long one), or its long side."""
+    turn = (tile.angle - neighbour.angle) % 90
+    if min(turn, 90 - turn) > ASKEW:
+        return True
+    if tile.short_side > SQUARISH * tile.long_side:
+        return False
+    return bool(abs(float(_long_axis(tile) @ _long_axis(neighbour))) < np.cos(np.radians(ASKEW)))
+
+
+def _like_neighbour(index: int, tile: FoundTile, typical: np.ndarray,
+                    neighbour: FoundTile) -> Alternative:
+    """A box of a tile's size at the tile's centre, its sides along its neighbour's."""
+    short, long = float(typical[0]), float(typical[1])
+    size = (long, short) if neighbour.size[0] >= neighbour.size[1] else (short, long)
+    return Alternative((index,), (FoundTile(tile.centre, size, neighbour.angle, tile.score),),
+                       askew=True)
+
+
 def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
-    """Whether a tile of the alternative lies over the centre of a tile read surely."""
+    """Whether a tile of the alternative lies over the centre of a tile read surely (other than
+    those it replaces)."""
     for tile in alternative.tiles:
         box = cv2.boxPoints(tile.rect).astype(np.float32)
         for other in np.flatnonzero(sure):
+            if other in alternative.replaces:
+                continue
             if cv2.pointPolygonTest(box, (float(centres[other][0]), float(centres[other][1])),
                                     False) >= 0:
                 return True

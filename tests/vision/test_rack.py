@@ -99,6 +99,14 @@ def test_a_lower_tier_whose_ledge_is_not_seen_is_still_read() -> None:
         == Counter(render.rows[1])
 
 
+def test_a_tile_outlined_askew_on_the_rack_is_outlined_again_like_its_neighbours() -> None:
+    """Seed 8000049, seen from above at a slant: the detector outlines a K4 as a diamond and
+    tilts a K11's box; outlined like the tiles beside them they stand on the rack."""
+    render = render_rack(random_rack(np.random.default_rng(8000049)), seed=8000049)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
 @pytest.mark.parametrize("seed", [7000046, 7000062])
 def test_a_tile_lying_just_behind_a_rack_of_one_row_is_not_a_second_tier(seed: int) -> None:
     render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
