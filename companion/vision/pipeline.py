@@ -8,7 +8,7 @@ import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
 from companion.vision.classes import TILE_CLASSES
-from companion.vision.crops import canonical_corners, crop_tile, upright_corners
+from companion.vision.crops import SQUARISH, canonical_corners, crop_tile, upright_corners
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile, find_tiles
 from companion.vision.errors import PhotoError
@@ -30,8 +30,7 @@ MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # scaled up 4 and 6 times and read from JPEG bytes reads the same at 48 as at 56 (the old
 # margin), which took a half-size decode for the 12 MP photo of 54 tiles.
 CROP_SOURCE_WIDTH = 48
-SQUARISH = 0.8
-ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint  # a real face is 26 × 36 mm (0.72); squarer outlines are foreshortened tiles
+ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
 
 
 @dataclass(frozen=True, eq=False)

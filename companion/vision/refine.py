@@ -2,18 +2,22 @@
 
 The detector sometimes outlines a tile wrongly, and the reader then reads a wrong crop: a tile
 split in two pieces (a two-digit tile under glare, a tile seen at a strong slant), two tiles
-side by side in one box twice as wide as a tile, or only part of a tile. Each of these comes
-back unsure. For such a tile a few other outlines are tried, sized like the sure tiles
-around it:
+side by side in one box twice as wide as a tile, only part of a tile, or a foreshortened tile
+whose nearly square box was read with its long side across. Each of these comes back unsure.
+For such a tile a few other outlines are tried, sized like the sure tiles around it:
 
 - **join**: it and an unsure neighbour are two pieces of one tile;
 - **split**: its box is two tiles side by side, cut across the middle;
-- **whole**: it is a piece of a tile, and the whole tile's box lies over it, one way or another.
+- **whole**: it is a piece of a tile, and the whole tile's box lies over it, one way or another;
+- **turned**: its nearly square box read the other way across (not on a rack);
+- **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
+  sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
-least LOW_CONFIDENCE and more confidently than the tiles it replaces, and when it covers no
-tile the reader was sure of. All alternatives of a photo are read in one batch, so this
-costs a few milliseconds and only on photos with unsure tiles.
+least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
+needs only the first), and when it covers no other tile the reader was sure of. All
+alternatives of a photo are read in one batch, so this costs a few milliseconds and only on
+photos with unsure (or, on a rack, askew) tiles.
 """
 
 from __future__ import annotations
@@ -24,14 +28,13 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.vision.crops import crop_tile
+from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import FoundTile
 from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
 ASKEW = 15  # degrees a tile on a rack may turn from its neighbour before it is re-outlined
-SQUARISH = 0.8  # a box this nearly square may have been read with its long side the wrong way
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
@@ -78,6 +81,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
     sizes = np.array([sorted(tile.size) for tile in found], np.float64)
     alternatives: list[Alternative] = []
     for index in range(len(found)):
+        if sure[index] and not upright:
+            continue
         others = np.flatnonzero(sure & (np.arange(len(found)) != index))
         nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
                          [:NEIGHBOURS]]
@@ -124,7 +129,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
 
 def _fits(size: tuple[float, float], typical: np.ndarray) -> bool:
     short, long = sorted(size)
-    return bool(abs(short / typical[0] - 1) <= SIZE_SLACK and abs(long / typical[1] - 1) <= SIZE_SLACK)
+    return bool(abs(short / typical[0] - 1) <= SIZE_SLACK
+                and abs(long / typical[1] - 1) <= SIZE_SLACK)
 
 
 def _is_piece(tile: FoundTile, typical: np.ndarray) -> bool:
