@@ -47,6 +47,7 @@ BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
 BAR_EVEN_DELTA = 14.0
+BAR_EVEN_WEIGHTS = (0.5, 1.0, 1.0)  # CIELab L, a, b: a lightness step counts half
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
@@ -369,7 +370,9 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     band = strip[zero + max(2, int(height * 0.45)):zero + max(3, height - 1)]
     colour_per_column = np.median(band, axis=0)
     bar_colour = np.median(colour_per_column[in_row], axis=0)
-    even_columns = np.linalg.norm(colour_per_column - bar_colour, axis=1) < BAR_EVEN_DELTA
+    # glare and shade change the bar's lightness along the rack more than its colour
+    even_columns = np.linalg.norm((colour_per_column - bar_colour) * BAR_EVEN_WEIGHTS,
+                                  axis=1) < BAR_EVEN_DELTA
     if even_columns[in_row].mean() < BAR_EVEN:
         return None
     # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed
