@@ -7,6 +7,9 @@ import numpy as np
 
 CROP_WIDTH, CROP_HEIGHT = 48, 64  # the tile's long side runs down the crop
 CROP_MARGIN = 1.06  # a little of the table around the tile, so its edges are in the crop
+# A real face is 26 × 36 mm (0.72): an outline squarer than this is a foreshortened tile,
+# whose long side may lie either way.
+SQUARISH = 0.8
 
 
 def canonical_corners(rect: tuple[tuple[float, float], tuple[float, float], float]) -> np.ndarray:

@@ -38,7 +38,7 @@ PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
 TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
 TIER_APART = (0.9, 2.3)  # the tiers' bottom lines lie this many tile heights apart
-HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile above
+HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
@@ -47,6 +47,7 @@ BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
 BAR_EVEN_DELTA = 14.0
+BAR_EVEN_WEIGHTS = (0.5, 1.0, 1.0)  # CIELab L, a, b: a lightness step counts half
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
@@ -162,11 +163,12 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     # rack, is its other tier
     tiers = [other for other in rows if other is not first and _other_tier(first, other)]
     if not tiers:
-        # the upper tier's own ledge is often lost behind the lower tier's tiles: a row of
-        # like tiles standing just above the rack's row, over the rack, is taken without it
+        # a tier's own ledge may not show (the upper one behind the lower tier's tiles, either
+        # against a board of its colour): a row of like tiles standing just above or below
+        # the rack's row, over the rack, is taken without it
         on_bar = {index for row in rows for index in row.indexes}
         tiers = [other for group in groups if on_bar.isdisjoint(group)
-                 if (other := _hidden_upper_tier(first, group, geometry)) is not None]
+                 if (other := _hidden_tier(first, group, geometry)) is not None]
     rack = [first]
     if tiers:
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
@@ -186,16 +188,16 @@ def _other_tier(first: _Row, other: _Row) -> bool:
         and _overlap(first, other)
 
 
-def _hidden_upper_tier(first: _Row, group: list[int],
+def _hidden_tier(first: _Row, group: list[int],
                        geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
                        ) -> _Row | None:
-    """A row of standing tiles whose bar was not seen, taken as the rack's upper tier when it
-    stands just above the rack's row (HIDDEN_TIER_APART tile heights), parallel to it, with
-    tiles of a like height, every tile over the rack's bar."""
+    """A row of standing tiles whose bar was not seen, taken as the rack's other tier when it
+    stands just above or below the rack's row (HIDDEN_TIER_APART tile heights), parallel to
+    it, with tiles of a like height, every tile over the rack's bar."""
     indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
     tier = _Row(indexes, origin, right, down, tile_height,
                 (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2))
-    apart = -_apart(first, tier)
+    apart = abs(_apart(first, tier))
     shift = float((origin - first.origin) @ first.right)
     over_rack = all(first.extent[0] <= a + shift <= first.extent[1] for a in along)
     alike = TIER_HEIGHTS[0] < tile_height / first.tile_height < TIER_HEIGHTS[1]
@@ -368,7 +370,9 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     band = strip[zero + max(2, int(height * 0.45)):zero + max(3, height - 1)]
     colour_per_column = np.median(band, axis=0)
     bar_colour = np.median(colour_per_column[in_row], axis=0)
-    even_columns = np.linalg.norm(colour_per_column - bar_colour, axis=1) < BAR_EVEN_DELTA
+    # glare and shade change the bar's lightness along the rack more than its colour
+    even_columns = np.linalg.norm((colour_per_column - bar_colour) * BAR_EVEN_WEIGHTS,
+                                  axis=1) < BAR_EVEN_DELTA
     if even_columns[in_row].mean() < BAR_EVEN:
         return None
     # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed

@@ -2,35 +2,42 @@
 
 The detector sometimes outlines a tile wrongly, and the reader then reads a wrong crop: a tile
 split in two pieces (a two-digit tile under glare, a tile seen at a strong slant), two tiles
-side by side in one box twice as wide as a tile, or only part of a tile. Each of these comes
-back unsure. For such a tile a few other outlines are tried, sized like the sure tiles
-around it:
+side by side in one box twice as wide as a tile, only part of a tile, or a foreshortened tile
+whose nearly square box was read with its long side across. Each of these comes back unsure.
+For such a tile a few other outlines are tried, sized like the sure tiles around it:
 
 - **join**: it and an unsure neighbour are two pieces of one tile;
 - **split**: its box is two tiles side by side, cut across the middle;
-- **whole**: it is a piece of a tile, and the whole tile's box lies over it, one way or another.
+- **whole**: it is a piece of a tile, and the whole tile's box lies over it, one way or another;
+- **turned**: its nearly square box read the other way across (not on a rack);
+- **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
+  sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
-least LOW_CONFIDENCE and more confidently than the tiles it replaces, and when it covers no
-tile the reader was sure of. All alternatives of a photo are read in one batch, so this
-costs a few milliseconds and only on photos with unsure tiles.
+least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
+needs only the first), and when it covers no other tile the reader was sure of. All
+alternatives of a photo are read in one batch, so this costs a few milliseconds and only on
+photos with unsure (or, on a rack, askew) tiles.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from companion.vision.crops import crop_tile
+from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import FoundTile
 from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
+ASKEW = 15  # degrees a tile on a rack may turn from its neighbour before it is re-outlined
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
+FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
+PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
 SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
 
 
@@ -40,6 +47,8 @@ class Alternative:
 
     replaces: tuple[int, ...]
     tiles: tuple[FoundTile, ...]
+    turned: bool = False  # read with the box's long side across (its corners turned a quarter)
+    askew: bool = False  # the outline replaced cannot be right: kept even if it read surely
 
 
 @dataclass(frozen=True)
@@ -47,37 +56,55 @@ class Kept:
     """An alternative the reader read surely: its tiles' class probabilities and P(upside down)."""
 
     alternative: Alternative
+    corners: tuple[np.ndarray, ...]  # each tile's corners as its crop was cut (photo pixels)
     probabilities: np.ndarray
     upside_down: np.ndarray
 
 
 def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
                     source: np.ndarray, crop_factor: int,
-                    corners_of: Callable[[FoundTile], np.ndarray]
+                    corners_of: Callable[[FoundTile], np.ndarray], upright: bool = False
                     ) -> list[Kept]:
     """The alternatives to keep, none sharing a found tile, best first.
 
     ``source`` is the photo decoded at 1/``crop_factor`` of its size; ``corners_of`` turns a
     found tile into the canonical corners the reader's crop is cut along (in photo pixels).
+    Off a rack, squarish unsure tiles are also tried turned a quarter. On a rack
+    (``upright``), where the tiles stand side by side alike, a tile askew to its nearest sure
+    neighbour, sure or not, is also tried as a box like the neighbour's, and cut in two if it
+    is as wide as two tiles lying across.
     """
     sure = confidence >= threshold
-    if sure.sum() < 2 or sure.all():
+    if sure.sum() < 2 or (sure.all() and not upright):
         return []
     centres = np.array([tile.centre for tile in found], np.float64)
     sizes = np.array([sorted(tile.size) for tile in found], np.float64)
     alternatives: list[Alternative] = []
-    for index in np.flatnonzero(~sure):
-        nearest = np.flatnonzero(sure)[np.argsort(
-            np.linalg.norm(centres[sure] - centres[index], axis=1))[:NEIGHBOURS]]
+    for index in range(len(found)):
+        if sure[index] and not upright:
+            continue
+        others = np.flatnonzero(sure & (np.arange(len(found)) != index))
+        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
+                         [:NEIGHBOURS]]
         typical = np.median(sizes[nearest], axis=0)
-        alternatives += _joins(int(index), found, sure, typical)
-        alternatives += _splits(int(index), found[index], typical)
-        alternatives += _wholes(int(index), found, sure, typical)
+        tile = found[index]
+        if not sure[index]:
+            alternatives += _joins(index, found, sure, typical)
+            alternatives += _splits(index, tile, typical)
+            alternatives += _wholes(index, found, sure, typical)
+            if not upright and tile.short_side > SQUARISH * tile.long_side:
+                alternatives.append(Alternative((index,), (tile,), turned=True))
+        if upright and _askew(tile, found[nearest[0]]):
+            alternatives.append(_like_neighbour(index, tile, typical, found[nearest[0]]))
+            if sure[index]:
+                alternatives += [replace(split, askew=True)
+                                 for split in _splits(index, tile, typical)]
     alternatives = [a for a in alternatives if not _covers_sure(a, centres, sure)]
     if not alternatives:
         return []
-    tiles = [tile for alternative in alternatives for tile in alternative.tiles]
-    crops = np.stack([crop_tile(source, corners_of(tile) / crop_factor) for tile in tiles])
+    corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
+               for alternative in alternatives for tile in alternative.tiles]
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
     kept: list[tuple[float, Kept]] = []
     start = 0
@@ -85,9 +112,10 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         end = start + len(alternative.tiles)
         surest = probabilities[start:end].max(axis=1)
         weakest = float(surest.min())
-        if weakest >= threshold and weakest > float(confidence[list(alternative.replaces)].max()):
-            kept.append((weakest, Kept(alternative, probabilities[start:end],
-                                       upside_down[start:end])))
+        if weakest >= threshold and (alternative.askew or weakest > float(
+                confidence[list(alternative.replaces)].max())):
+            kept.append((weakest, Kept(alternative, tuple(corners[start:end]),
+                                       probabilities[start:end], upside_down[start:end])))
         start = end
     kept.sort(key=lambda pair: -pair[0])
     chosen: list[Kept] = []
@@ -101,7 +129,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
 
 def _fits(size: tuple[float, float], typical: np.ndarray) -> bool:
     short, long = sorted(size)
-    return bool(abs(short / typical[0] - 1) <= SIZE_SLACK and abs(long / typical[1] - 1) <= SIZE_SLACK)
+    return bool(abs(short / typical[0] - 1) <= SIZE_SLACK
+                and abs(long / typical[1] - 1) <= SIZE_SLACK)
 
 
 def _is_piece(tile: FoundTile, typical: np.ndarray) -> bool:
@@ -144,40 +173,57 @@ def _joins(index: int, found: list[FoundTile], sure: np.ndarray,
 
 
 def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
-    """A box as wide as two tiles side by side, cut across its long side into two tiles."""
+    """A box as wide as two tiles side by side, cut across its long side into two tiles; a
+    box taller than a tile (glare or a shadow taken in) also cut to a tile's height about its
+    middle."""
     short, long = sorted(box.size)
     if abs(long / (2 * typical[0]) - 1) > SIZE_SLACK or abs(short / typical[1] - 1) > SIZE_SLACK:
         return []
     first, second = _axes(box)
     along = first if box.size[0] >= box.size[1] else second
-    halves = []
-    for sign in (-1, 1):
-        centre = np.array(box.centre) + along * sign * long / 4
-        halves.append(FoundTile((float(centre[0]), float(centre[1])), (long / 2, short),
-                                float(np.degrees(np.arctan2(along[1], along[0]))), box.score))
-    return [Alternative((index,), tuple(halves))]
+    angle = float(np.degrees(np.arctan2(along[1], along[0])))
+    splits = []
+    for height in (short,) if short <= typical[1] else (short, float(typical[1])):
+        halves = []
+        for sign in (-1, 1):
+            centre = np.array(box.centre) + along * sign * long / 4
+            halves.append(FoundTile((float(centre[0]), float(centre[1])), (long / 2, height),
+                                    angle, box.score))
+        splits.append(Alternative((index,), tuple(halves)))
+    return splits
 
 
 def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
             typical: np.ndarray) -> list[Alternative]:
-    """A piece of a tile: the whole tile's box laid over it, either way round, with the piece
-    at either end of it or in its middle. Other unsure pieces inside the box go with it; a
-    box over the middle of another tile-sized outline, sure or not, is not tried."""
+    """A piece of a tile: the whole tile's box laid over it, either way round. A piece cut off
+    across one side (as long as the tile one way, shorter the other) sits flush with either
+    end of the box; a small fragment (FRAGMENT_AREA) may lie anywhere in it: at either end
+    or in the middle, each way. Other unsure pieces inside the box go with it; a box over the
+    middle of another tile-sized outline, sure or not, is not tried."""
     piece = found[index]
     if not _is_piece(piece, typical):
         return []
-    first, second = _axes(piece)
-    half = np.array(piece.size) / 2
+    axes = _axes(piece)
+    fragment = piece.size[0] * piece.size[1] <= FRAGMENT_AREA * typical[0] * typical[1]
     wholes = []
-    for long_axis in (0, 1):  # the tile's long side along the piece's first or second side
-        size = (typical[1], typical[0]) if long_axis == 0 else (typical[0], typical[1])
-        spare = np.array(size) / 2 - half  # how far the box reaches past the piece each way
-        for shift_first in _shifts(spare[0]):
-            for shift_second in _shifts(spare[1]):
-                centre = np.array(piece.centre) + first * shift_first + second * shift_second
-                wholes.append(FoundTile((float(centre[0]), float(centre[1])),
-                                        (float(size[0]), float(size[1])), piece.angle,
-                                        piece.score))
+    for size in ((typical[1], typical[0]), (typical[0], typical[1])):
+        spare = (np.array(size) - np.array(piece.size)) / 2  # the box's reach past the piece
+        if fragment:
+            places = [(along_first, along_second) for along_first in (0.0, -1.0, 1.0)
+                      for along_second in (0.0, -1.0, 1.0)]
+        else:
+            places = []
+            for kept_side in (0, 1):
+                cut_side = 1 - kept_side
+                if abs(piece.size[kept_side] / size[kept_side] - 1) <= SIZE_SLACK \
+                        and piece.size[cut_side] <= PIECE_SIDE * size[cut_side]:
+                    places += [(-1.0, 0.0), (1.0, 0.0)] if cut_side == 0 \
+                        else [(0.0, -1.0), (0.0, 1.0)]
+        for along_first, along_second in places:
+            centre = np.array(piece.centre) + axes[0] * along_first * max(spare[0], 0.0) \
+                + axes[1] * along_second * max(spare[1], 0.0)
+            wholes.append(FoundTile((float(centre[0]), float(centre[1])),
+                                    (float(size[0]), float(size[1])), piece.angle, piece.score))
     alternatives = []
     centres = np.array([tile.centre for tile in found], np.float32)
     for whole in wholes:
@@ -190,18 +236,39 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
     return alternatives
 
 
-def _shifts(spare: float) -> tuple[float, ...]:
-    """Where the box may sit along one side: centred, or flush with either end of the piece."""
-    if spare <= 1:
-        return (0.0,)
-    return (0.0, -spare, spare)
+def _long_axis(tile: FoundTile) -> np.ndarray:
+    first, second = _axes(tile)
+    return first if tile.size[0] >= tile.size[1] else second
+
+
+def _askew(tile: FoundTile, neighbour: FoundTile) -> bool:
+    """Whether the box is turned from its neighbour's by more than ASKEW degrees: its sides
+    (a box about square may have either side as its long one), or its long side."""
+    turn = (tile.angle - neighbour.angle) % 90
+    if min(turn, 90 - turn) > ASKEW:
+        return True
+    if tile.short_side > SQUARISH * tile.long_side:
+        return False
+    return bool(abs(float(_long_axis(tile) @ _long_axis(neighbour))) < np.cos(np.radians(ASKEW)))
+
+
+def _like_neighbour(index: int, tile: FoundTile, typical: np.ndarray,
+                    neighbour: FoundTile) -> Alternative:
+    """A box of a tile's size at the tile's centre, its sides along its neighbour's."""
+    short, long = float(typical[0]), float(typical[1])
+    size = (long, short) if neighbour.size[0] >= neighbour.size[1] else (short, long)
+    return Alternative((index,), (FoundTile(tile.centre, size, neighbour.angle, tile.score),),
+                       askew=True)
 
 
 def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
-    """Whether a tile of the alternative lies over the centre of a tile read surely."""
+    """Whether a tile of the alternative lies over the centre of a tile read surely (other than
+    those it replaces)."""
     for tile in alternative.tiles:
         box = cv2.boxPoints(tile.rect).astype(np.float32)
         for other in np.flatnonzero(sure):
+            if other in alternative.replaces:
+                continue
             if cv2.pointPolygonTest(box, (float(centres[other][0]), float(centres[other][1])),
                                     False) >= 0:
                 return True

@@ -17,7 +17,8 @@ from companion.core.presets import PRESSMAN, SABRA
 from companion.core.scoring import rack_value
 from companion.core.tiles import parse_tiles
 from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_image
-from tests.vision.conftest import jpeg_bytes, png_bytes
+from companion.vision.classes import tile_from_dataset_name
+from tests.vision.conftest import jpeg_bytes, labelled_photo, png_bytes
 from training.synthetic import random_table, render_table
 from training.synthetic_rack import RenderedRack, random_rack, render_rack
 
@@ -88,6 +89,39 @@ def test_an_upper_tier_whose_ledge_is_not_seen_is_still_read(seed: int) -> None:
     assert reading.rows == 2
     assert Counter(read.tile for read in reading.tiles if read.set_index == 0) \
         == Counter(render.rows[0])
+
+
+def test_a_lower_tier_whose_ledge_is_not_seen_is_still_read() -> None:
+    """Seed 8000003: a black rack, the lower tier's ledge lost against the black board."""
+    render = render_rack(random_rack(np.random.default_rng(8000003)), seed=8000003)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 2
+    assert Counter(read.tile for read in reading.tiles if read.set_index == 1) \
+        == Counter(render.rows[1])
+
+
+def test_a_tile_outlined_askew_on_the_rack_is_outlined_again_like_its_neighbours() -> None:
+    """Seed 8000049, seen from above at a slant: the detector outlines a K4 as a diamond and
+    tilts a K11's box; outlined like the tiles beside them they stand on the rack."""
+    render = render_rack(random_rack(np.random.default_rng(8000049)), seed=8000049)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_rack_whose_bar_is_lit_unevenly_is_still_found() -> None:
+    """Seed 8000019: a grey rack under a lamp; the bar's lightness changes along the rack."""
+    render = render_rack(random_rack(np.random.default_rng(8000019)), seed=8000019)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_real_photo_of_a_two_tier_rack_is_read_tile_for_tile() -> None:
+    """rummy4-93 of the labelled photos: a black two-tier rack, 16 tiles, every one on it."""
+    data, labels = labelled_photo("rummy4-93_")
+    reading = read_rack(data)
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert not reading.ignored
 
 
 @pytest.mark.parametrize("seed", [7000046, 7000062])

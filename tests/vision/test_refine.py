@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import pipeline, read_photo
+from benchmarks.synthetic_set import hard_set
+from companion.vision import pipeline, read_image, read_photo
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
@@ -78,3 +79,27 @@ def test_no_second_outline_covers_a_piece_read_surely(monkeypatch: pytest.Monkey
                            crop_factor=1, corners_of=corners_of)
     assert all(pieces[0] not in k.alternative.replaces for k in kept)
     assert all(pieces[1] not in k.alternative.replaces for k in kept)
+
+
+@pytest.mark.parametrize("number", [0, 1])
+def test_a_squarish_tile_read_the_wrong_way_across_is_read_turned_a_quarter(number: int) -> None:
+    # the first close-up (a B9) and the first strong slant (an O7) of the harder renders:
+    # seen at a slant their outlines come out almost square, the long side across the tile
+    render = hard_set(2)[number]
+    reading = read_image(render.image)
+    assert Counter(tile.tile for tile in reading.tiles) == Counter(t.tile for t in render.tiles)
+
+
+def test_a_box_over_two_tiles_and_the_glare_beside_them_is_cut_into_the_two_tiles() -> None:
+    # the first dense table of the harder renders: an O2 and an R2 side by side under glare
+    # come out as one box, taller than a tile; its halves cut to a tile's height read surely
+    render = hard_set(6)[5]
+    reading = read_image(render.image)
+    pair = [t for t in render.tiles
+            if np.linalg.norm(np.mean(t.outline, axis=0) - (660, 290)) < 40]
+    assert sorted(str(t.tile) for t in pair) == ["O2", "R2"]
+    for true in pair:
+        outline = np.array(true.outline, np.float32)
+        read = [tile for tile in reading.tiles if cv2.pointPolygonTest(
+            outline, tuple(float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
+        assert [(tile.tile, tile.low_confidence) for tile in read] == [(true.tile, False)]
