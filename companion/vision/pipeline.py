@@ -103,7 +103,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         found, corners = [found[i] for i in keep], [corners[i] for i in keep]
         probabilities, upside_down = probabilities[keep], upside_down[keep]
     best = probabilities.argmax(axis=1)
-    corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
+    if not upright:
+        # on a rack the photo's up is the tiles' up; on a table the reader says which end is
+        corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c
+                   for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking)
