@@ -23,8 +23,8 @@ from companion.vision.refine import second_outlines
 # on the synthetic set and 0.84 on the harder synthetic kinds (a dense table), so 0.85 would
 # flag every misread there; 0.9 leaves a margin for photos unlike any of those, at the cost of
 # flagging about 3% of the tiles read right on valid/ (11 of 476 now) and 5% on the harder
-# kinds. The second outlines keep only readings at 0.9 or more, so they add no misread under
-# it; with them the most confident misread is 0.36, 0.72 and 0.37.
+# kinds. The second outlines keep a new outline only when it reads at 0.9 or more, and none of
+# them is a misread on any set; with them the most confident misread is 0.36, 0.72 and 0.37.
 LOW_CONFIDENCE = 0.9
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # A tile is cut from a reduced decode only when it stays at least this wide there: the
