@@ -18,11 +18,13 @@ from companion.vision.quality import check_light, check_readable
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import second_outlines
 
-# Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py:
-# the most confident misread is 0.36 on valid/, 0.72 on the synthetic set and 0.84 on the
-# harder synthetic kinds (a dense table), so 0.85 would flag every misread there; 0.9 leaves
-# a margin for photos unlike any of those, at the cost of flagging about 3% of the tiles read
-# right on valid/ (15 of 473) and 6% on the harder kinds.
+# Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
+# before the second outlines (refine.py): the most confident misread was 0.36 on valid/, 0.72
+# on the synthetic set and 0.84 on the harder synthetic kinds (a dense table), so 0.85 would
+# flag every misread there; 0.9 leaves a margin for photos unlike any of those, at the cost of
+# flagging about 3% of the tiles read right on valid/ (11 of 476 now) and 5% on the harder
+# kinds. The second outlines keep a new outline only when it reads at 0.9 or more, and none of
+# them is a misread on any set; with them the most confident misread is 0.36, 0.72 and 0.37.
 LOW_CONFIDENCE = 0.9
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # A tile is cut from a reduced decode only when it stays at least this wide there: the
@@ -103,7 +105,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         found, corners = [found[i] for i in keep], [corners[i] for i in keep]
         probabilities, upside_down = probabilities[keep], upside_down[keep]
     best = probabilities.argmax(axis=1)
-    corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c for c, turned in zip(corners, upside_down)]
+    if not upright:
+        # on a rack the photo's up is the tiles' up; on a table the reader says which end is up
+        corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c
+                   for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking)

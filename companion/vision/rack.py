@@ -35,6 +35,7 @@ NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close
 STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
 ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
 PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
+UNREADABLE = 0.1  # a "tile" read at under this (about 0.02 is a uniform guess) is no tile
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
 TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
 TIER_APART = (0.9, 2.3)  # the tiers' bottom lines lie this many tile heights apart
@@ -144,8 +145,11 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     into its pixels.
     """
     geometry = [_tile_geometry(corners * scale) for corners in read.corners]
+    # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
+    # shadow, not a tile standing on it
     standing = [i for i, (_, up, _, _) in enumerate(geometry)
-                if float(up @ np.array([0.0, -1.0])) > STANDING_COS]
+                if float(up @ np.array([0.0, -1.0])) > STANDING_COS
+                and read.confidence[i] >= UNREADABLE]
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
@@ -189,15 +193,18 @@ def _other_tier(first: _Row, other: _Row) -> bool:
 
 
 def _hidden_tier(first: _Row, group: list[int],
-                       geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
-                       ) -> _Row | None:
+                 geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
     """A row of standing tiles whose bar was not seen, taken as the rack's other tier when it
     stands just above or below the rack's row (HIDDEN_TIER_APART tile heights), parallel to
-    it, with tiles of a like height, every tile over the rack's bar."""
+    it, with tiles of a like height, every tile over the rack's bar; below it, at least two
+    such tiles."""
     indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
     tier = _Row(indexes, origin, right, down, tile_height,
                 (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2))
-    apart = abs(_apart(first, tier))
+    apart = _apart(first, tier)
+    if apart > 0 and len(indexes) < 2:
+        return None  # one tile in front of the rack, no ledge seen under it, lies on the table
+    apart = abs(apart)
     shift = float((origin - first.origin) @ first.right)
     over_rack = all(first.extent[0] <= a + shift <= first.extent[1] for a in along)
     alike = TIER_HEIGHTS[0] < tile_height / first.tile_height < TIER_HEIGHTS[1]
