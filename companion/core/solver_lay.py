@@ -479,17 +479,13 @@ class Layer:
                     code, pieces = old[i] if i < len(old) else (0, [])
                     if word == "end":
                         sets.append(tuple(pieces))
-                        continue
-                    if word == "second":
+                    elif word == "second":
                         after.append((code & ~DUE, pieces))
-                        continue
-                    pieces.append((word, colour, number))
-                    length = min((code & 3) + 1, LONG)
-                    if word != "tile" and code & 3 == LONG:
-                        length = LONG | SPARE
-                    code = length | DUE if word == "double" else length
-                    after.append((code, pieces))
-                after.sort(key=_first)
+                    else:
+                        pieces.append((word, colour, number))
+                        after.append((_CODE_AFTER[word][code], pieces))
+                if len(after) > 1:
+                    after.sort(key=_first)
                 runs[colour] = after
             kind, groups = choices[step]
             step += 1
@@ -524,6 +520,18 @@ class _Paused(Exception):
 
 
 FIRST_SHARE = 200  # steps a direction gets on its first turn; each turn doubles it
+
+
+def _code_after(word: str, code: int) -> int:
+    """A run's code after a tile, joker or double joker covers the number (see ``Places``)."""
+    length = min((code & 3) + 1, LONG)
+    if word != "tile" and code & 3 == LONG:
+        length = LONG | SPARE
+    return length | DUE if word == "double" else length
+
+
+_CODE_AFTER = {word: tuple(_code_after(word, code) for code in range(16))
+               for word in ("tile", "joker", "double")}
 
 
 def _mirrored(counts: Counts) -> Counts:
