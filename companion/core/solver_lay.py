@@ -208,10 +208,11 @@ class Layer:
         self.doubles_exist = doubles > 0
         self.joker_cap = min(jokers, 2)
         self.double_cap = min(doubles, 2)
-        self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
-                          list[int]] = {}
-        self.proved_at = [[False] * (COLOUR_COUNT + 1) for _ in range(HIGHEST_NUMBER + 2)]
-        """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
+        self.proved: list[list[dict[tuple[tuple[int, ...], int],
+                                    dict[tuple[Places, ...], list[int]]]]] = [
+            [{} for _ in range(COLOUR_COUNT + 1)] for _ in range(HIGHEST_NUMBER + 2)]
+        """What each state was proved to need, by number and colour, then by the tiles in groups
+        so far and double jokers left, then by the open runs: one list by jokers left."""
         self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
         self.need_memo: list[list[dict[Places, int]]] = [
             [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
@@ -341,20 +342,22 @@ class Layer:
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
         known = 0
-        if self.proved_at[number][colour]:
-            proved = self.proved
-            proofs = proved.get((number, colour, places, grouped, doubles))
-            if proofs is not None:
-                known = max(proofs[jokers:])
-                if known > budget:
-                    return known
-            # one more run of three or more open does at least as well (it may end at
-            # once): what was proved with it holds here too
-            for other, mine in enumerate(places):
-                more = proved.get((number, colour, places[:other] + (_with_long(mine),)
-                                   + places[other + 1:], grouped, doubles))
-                if more is not None and max(more[jokers:]) > budget:
-                    return max(more[jokers:])
+        by_state = self.proved[number][colour]
+        if by_state:
+            by_places = by_state.get((grouped, doubles))
+            if by_places is not None:
+                proofs = by_places.get(places)
+                if proofs is not None:
+                    known = max(proofs[jokers:])
+                    if known > budget:
+                        return known
+                # one more run of three or more open does at least as well (it may end at
+                # once): what was proved with it holds here too
+                for other, mine in enumerate(places):
+                    more = by_places.get(places[:other] + (_with_long(mine),)
+                                         + places[other + 1:])
+                    if more is not None and max(more[jokers:]) > budget:
+                        return max(more[jokers:])
         calls = self.calls = self.calls + 1
         if calls > self.limit:
             raise _Paused
@@ -364,11 +367,11 @@ class Layer:
             if number > HIGHEST_NUMBER:
                 if all(code == LONG for mine in places for code in mine):
                     return 0
-                return self._proved((number, colour, places, grouped, doubles), jokers,
+                return self._proved(number, colour, places, grouped, doubles, jokers,
                                     INFINITE)
             least = self.bound(number, places, jokers, doubles, budget)
             if least > budget:
-                return self._proved((number, colour, places, grouped, doubles), jokers, least)
+                return self._proved(number, colour, places, grouped, doubles, jokers, least)
         need = INFINITE
         if colour == COLOUR_COUNT:
             for more_jokers, more_doubles, groups in _group_steps(
@@ -417,16 +420,16 @@ class Layer:
                         self.path.append(("runs", move, in_groups))
                         return found
                     need = min(need, found)
-        return self._proved((number, colour, places, grouped, doubles), jokers,
+        return self._proved(number, colour, places, grouped, doubles, jokers,
                             max(need, known))
 
-    def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
-                jokers: int, need: int) -> int:
+    def _proved(self, number: int, colour: int, places: tuple[Places, ...],
+                grouped: tuple[int, ...], doubles: int, jokers: int, need: int) -> int:
         """Remember that the state needs at least ``need``; answer it."""
-        proofs = self.proved.get(key)
+        by_places = self.proved[number][colour].setdefault((grouped, doubles), {})
+        proofs = by_places.get(places)
         if proofs is None:
-            proofs = self.proved[key] = [0] * (self.jokers + 1)
-            self.proved_at[key[0]][key[1]] = True
+            proofs = by_places[places] = [0] * (self.jokers + 1)
         proofs[jokers] = need
         return need
 
