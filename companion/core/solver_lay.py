@@ -208,12 +208,16 @@ class Layer:
         self.doubles_exist = doubles > 0
         self.joker_cap = min(jokers, 2)
         self.double_cap = min(doubles, 2)
+        self.capped = tuple(min(count, 2) for count in range(max(jokers, doubles) + 1))
+        """Jokers of a kind one colour's number can use, by jokers of that kind left."""
         self.proved: list[list[dict[tuple[tuple[int, ...], int],
                                     dict[tuple[Places, ...], list[int]]]]] = [
             [{} for _ in range(COLOUR_COUNT + 1)] for _ in range(HIGHEST_NUMBER + 2)]
         """What each state was proved to need, by number and colour, then by the tiles in groups
         so far and double jokers left, then by the open runs: one list by jokers left."""
-        self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
+        self.cost_memo: list[list[dict[tuple[Places, int], int]]] = [
+            [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
+        """By colour and number: what ``cost`` found for each set of open runs and joker units."""
         self.need_memo: list[list[dict[Places, int]]] = [
             [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
         """By colour and number: what ``need`` found for each set of open runs."""
@@ -241,28 +245,26 @@ class Layer:
         """The least weight of this colour's optional tiles from ``number`` on left unlaid,
         with ``units`` joker halves to spend on its runs and its share of groups
         (``INFINITE``: its runs cannot all close)."""
-        key = (colour, number, places, units)
-        known = self.cost_memo.get(key)
+        memo = self.cost_memo[colour][number]
+        known = memo.get((places, units))
         if known is not None:
             return known
         if number > HIGHEST_NUMBER:
             result = 0 if all(code == LONG for code in places) else INFINITE
         else:
-            required = self.required[colour][number]
-            available = self.available[colour][number]
             weight = self.weights[number]
             group_units = self.group_units[colour][number]
             result = INFINITE
-            for new_places, tiles, jokers, doubles, _words in _moves_within(
-                    places, number, self.doubles_exist, available, self.joker_cap,
-                    self.double_cap):
-                left = units - UNITS_PER_JOKER * jokers - UNITS_PER_DOUBLE * doubles
+            for new_places, _move, spent, _jokers, _doubles, groupings in _colour_steps(
+                    places, number, self.doubles_exist, self.available[colour][number],
+                    self.joker_cap, self.double_cap, self.required[colour][number]):
+                left = units - spent
                 if left < 0:
                     continue
-                for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                for in_groups, unlaid in groupings:
                     if group_units[in_groups] > left:
                         continue
-                    skipped = weight * (available - tiles - in_groups)
+                    skipped = weight * unlaid
                     if skipped >= result:
                         continue
                     later = self.cost(colour, number + 1, new_places,
@@ -270,7 +272,7 @@ class Layer:
                     result = min(result, later + skipped)
                 if result == 0:
                     break
-        self.cost_memo[key] = result
+        memo[places, units] = result
         return result
 
     def need(self, colour: int, number: int, places: Places) -> int:
@@ -403,7 +405,7 @@ class Layer:
             units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
             for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
                     places[colour], number, self.doubles_exist, self.available[colour][number],
-                    min(2, jokers), min(2, doubles),
+                    self.capped[jokers], self.capped[doubles],
                     self.required[colour][number]):
                 later = need_memo.get(new_places)
                 if later is None:
@@ -444,7 +446,7 @@ class Layer:
         units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         for new_places, move, spent, _jokers, _doubles, groupings in _colour_steps(
                 places[colour], number, self.doubles_exist, self.available[colour][number],
-                min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                self.capped[jokers], self.capped[doubles], self.required[colour][number]):
             least = need_memo.get(new_places)
             if least is None:
                 least = self.need(colour, number + 1, new_places)
