@@ -208,11 +208,16 @@ class Layer:
         self.doubles_exist = doubles > 0
         self.joker_cap = min(jokers, 2)
         self.double_cap = min(doubles, 2)
-        self.proved: dict[tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
-                          list[int]] = {}
-        self.proved_at = [[False] * (COLOUR_COUNT + 1) for _ in range(HIGHEST_NUMBER + 2)]
-        """(number, colour) of every state ``proved`` holds: elsewhere there is none to ask."""
-        self.cost_memo: dict[tuple[int, int, Places, int], int] = {}
+        self.capped = tuple(min(count, 2) for count in range(max(jokers, doubles) + 1))
+        """Jokers of a kind one colour's number can use, by jokers of that kind left."""
+        self.proved: list[list[dict[tuple[tuple[int, ...], int],
+                                    dict[tuple[Places, ...], list[int]]]]] = [
+            [{} for _ in range(COLOUR_COUNT + 1)] for _ in range(HIGHEST_NUMBER + 2)]
+        """What each state was proved to need, by number and colour, then by the tiles in groups
+        so far and double jokers left, then by the open runs: one list by jokers left."""
+        self.cost_memo: list[list[dict[tuple[Places, int], int]]] = [
+            [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
+        """By colour and number: what ``cost`` found for each set of open runs and joker units."""
         self.need_memo: list[list[dict[Places, int]]] = [
             [{} for _ in range(HIGHEST_NUMBER + 2)] for _ in range(COLOUR_COUNT)]
         """By colour and number: what ``need`` found for each set of open runs."""
@@ -240,28 +245,26 @@ class Layer:
         """The least weight of this colour's optional tiles from ``number`` on left unlaid,
         with ``units`` joker halves to spend on its runs and its share of groups
         (``INFINITE``: its runs cannot all close)."""
-        key = (colour, number, places, units)
-        known = self.cost_memo.get(key)
+        memo = self.cost_memo[colour][number]
+        known = memo.get((places, units))
         if known is not None:
             return known
         if number > HIGHEST_NUMBER:
             result = 0 if all(code == LONG for code in places) else INFINITE
         else:
-            required = self.required[colour][number]
-            available = self.available[colour][number]
             weight = self.weights[number]
             group_units = self.group_units[colour][number]
             result = INFINITE
-            for new_places, tiles, jokers, doubles, _words in _moves_within(
-                    places, number, self.doubles_exist, available, self.joker_cap,
-                    self.double_cap):
-                left = units - UNITS_PER_JOKER * jokers - UNITS_PER_DOUBLE * doubles
+            for new_places, _move, spent, _jokers, _doubles, groupings in _colour_steps(
+                    places, number, self.doubles_exist, self.available[colour][number],
+                    self.joker_cap, self.double_cap, self.required[colour][number]):
+                left = units - spent
                 if left < 0:
                     continue
-                for in_groups in range(max(0, required - tiles), min(2, available - tiles) + 1):
+                for in_groups, unlaid in groupings:
                     if group_units[in_groups] > left:
                         continue
-                    skipped = weight * (available - tiles - in_groups)
+                    skipped = weight * unlaid
                     if skipped >= result:
                         continue
                     later = self.cost(colour, number + 1, new_places,
@@ -269,7 +272,7 @@ class Layer:
                     result = min(result, later + skipped)
                 if result == 0:
                     break
-        self.cost_memo[key] = result
+        memo[places, units] = result
         return result
 
     def need(self, colour: int, number: int, places: Places) -> int:
@@ -341,20 +344,22 @@ class Layer:
         # a state with more jokers left does at least as well (a spare joker joins a set
         # afterwards): what was proved for one with as many or more holds here too
         known = 0
-        if self.proved_at[number][colour]:
-            proved = self.proved
-            proofs = proved.get((number, colour, places, grouped, doubles))
-            if proofs is not None:
-                known = max(proofs[jokers:])
-                if known > budget:
-                    return known
-            # one more run of three or more open does at least as well (it may end at
-            # once): what was proved with it holds here too
-            for other, mine in enumerate(places):
-                more = proved.get((number, colour, places[:other] + (_with_long(mine),)
-                                   + places[other + 1:], grouped, doubles))
-                if more is not None and max(more[jokers:]) > budget:
-                    return max(more[jokers:])
+        by_state = self.proved[number][colour]
+        if by_state:
+            by_places = by_state.get((grouped, doubles))
+            if by_places is not None:
+                proofs = by_places.get(places)
+                if proofs is not None:
+                    known = max(proofs[jokers:])
+                    if known > budget:
+                        return known
+                # one more run of three or more open does at least as well (it may end at
+                # once): what was proved with it holds here too
+                for other, mine in enumerate(places):
+                    more = by_places.get(places[:other] + (_with_long(mine),)
+                                         + places[other + 1:])
+                    if more is not None and max(more[jokers:]) > budget:
+                        return max(more[jokers:])
         calls = self.calls = self.calls + 1
         if calls > self.limit:
             raise _Paused
@@ -364,11 +369,11 @@ class Layer:
             if number > HIGHEST_NUMBER:
                 if all(code == LONG for mine in places for code in mine):
                     return 0
-                return self._proved((number, colour, places, grouped, doubles), jokers,
+                return self._proved(number, colour, places, grouped, doubles, jokers,
                                     INFINITE)
             least = self.bound(number, places, jokers, doubles, budget)
             if least > budget:
-                return self._proved((number, colour, places, grouped, doubles), jokers, least)
+                return self._proved(number, colour, places, grouped, doubles, jokers, least)
         need = INFINITE
         if colour == COLOUR_COUNT:
             for more_jokers, more_doubles, groups in _group_steps(
@@ -400,7 +405,7 @@ class Layer:
             units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
             for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
                     places[colour], number, self.doubles_exist, self.available[colour][number],
-                    min(2, jokers), min(2, doubles),
+                    self.capped[jokers], self.capped[doubles],
                     self.required[colour][number]):
                 later = need_memo.get(new_places)
                 if later is None:
@@ -417,16 +422,16 @@ class Layer:
                         self.path.append(("runs", move, in_groups))
                         return found
                     need = min(need, found)
-        return self._proved((number, colour, places, grouped, doubles), jokers,
+        return self._proved(number, colour, places, grouped, doubles, jokers,
                             max(need, known))
 
-    def _proved(self, key: tuple[int, int, tuple[Places, ...], tuple[int, ...], int],
-                jokers: int, need: int) -> int:
+    def _proved(self, number: int, colour: int, places: tuple[Places, ...],
+                grouped: tuple[int, ...], doubles: int, jokers: int, need: int) -> int:
         """Remember that the state needs at least ``need``; answer it."""
-        proofs = self.proved.get(key)
+        by_places = self.proved[number][colour].setdefault((grouped, doubles), {})
+        proofs = by_places.get(places)
         if proofs is None:
-            proofs = self.proved[key] = [0] * (self.jokers + 1)
-            self.proved_at[key[0]][key[1]] = True
+            proofs = by_places[places] = [0] * (self.jokers + 1)
         proofs[jokers] = need
         return need
 
@@ -441,7 +446,7 @@ class Layer:
         units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
         for new_places, move, spent, _jokers, _doubles, groupings in _colour_steps(
                 places[colour], number, self.doubles_exist, self.available[colour][number],
-                min(jokers, 2), min(doubles, 2), self.required[colour][number]):
+                self.capped[jokers], self.capped[doubles], self.required[colour][number]):
             least = need_memo.get(new_places)
             if least is None:
                 least = self.need(colour, number + 1, new_places)
@@ -479,17 +484,13 @@ class Layer:
                     code, pieces = old[i] if i < len(old) else (0, [])
                     if word == "end":
                         sets.append(tuple(pieces))
-                        continue
-                    if word == "second":
+                    elif word == "second":
                         after.append((code & ~DUE, pieces))
-                        continue
-                    pieces.append((word, colour, number))
-                    length = min((code & 3) + 1, LONG)
-                    if word != "tile" and code & 3 == LONG:
-                        length = LONG | SPARE
-                    code = length | DUE if word == "double" else length
-                    after.append((code, pieces))
-                after.sort(key=_first)
+                    else:
+                        pieces.append((word, colour, number))
+                        after.append((_CODE_AFTER[word][code], pieces))
+                if len(after) > 1:
+                    after.sort(key=_first)
                 runs[colour] = after
             kind, groups = choices[step]
             step += 1
@@ -524,6 +525,18 @@ class _Paused(Exception):
 
 
 FIRST_SHARE = 200  # steps a direction gets on its first turn; each turn doubles it
+
+
+def _code_after(word: str, code: int) -> int:
+    """A run's code after a tile, joker or double joker covers the number (see ``Places``)."""
+    length = min((code & 3) + 1, LONG)
+    if word != "tile" and code & 3 == LONG:
+        length = LONG | SPARE
+    return length | DUE if word == "double" else length
+
+
+_CODE_AFTER = {word: tuple(_code_after(word, code) for code in range(16))
+               for word in ("tile", "joker", "double")}
 
 
 def _mirrored(counts: Counts) -> Counts:

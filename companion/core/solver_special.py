@@ -137,7 +137,7 @@ def _shapes(kind: JokerKind | None) -> tuple[tuple[Tile | None, ...], ...]:
         shapes = list(_colour_change_shapes())
     elif kind is JokerKind.MIRROR:
         shapes = list(_mirror_shapes())
-    return tuple(sorted(set(shapes), key=len))
+    return tuple(sorted(dict.fromkeys(shapes), key=len))
 
 
 def _colour_change_shapes() -> Iterator[tuple[Tile | None, ...]]:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +206,25 @@ def test_a_joker_may_stand_for_a_third_copy_inside_a_run() -> None:
     # joker stands for a third 6 in a third
     moves = _moves_within((1, 2, 2), 6, False, 2, 1, 0)
     assert any(move[:4] == ((2, 3, 3), 2, 1, 0) for move in moves)
+
+
+SPECIAL_JOKER_TABLE = "K2 O2 R2 B2 C D"
+
+
+def _arrangement_in_a_fresh_process(hash_seed: str) -> str:
+    code = ("from companion.core.solver import arrange\n"
+            "from companion.core.presets import TWIST\n"
+            "from companion.core.tiles import parse_rack\n"
+            f"print(arrange(parse_rack({SPECIAL_JOKER_TABLE!r}), preset=TWIST).to_json())")
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=root,
+                          env={**os.environ, "PYTHONHASHSEED": hash_seed,
+                               "PYTHONPATH": str(root)}).stdout
+
+
+def test_the_sets_tried_for_special_jokers_do_not_depend_on_the_process() -> None:
+    """The shapes tried for a mirror or colour-change joker come in the order they are made,
+    not in a set's order (which follows the hashes, different in every process): the same
+    tiles get the same arrangement every time."""
+    assert len({_arrangement_in_a_fresh_process(seed) for seed in ("1", "2", "3")}) == 1
