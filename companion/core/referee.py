@@ -302,8 +302,8 @@ def _joker_set_manipulated(turn: _Turn) -> list[Violation]:
     if not turn.preset.sabra_joker_rules:
         return []
     freed_by_set = Counter(joker.was.set_index for joker in turn.freed)
-    taken: set[int] = set()
-    violations = []
+    broken: list[int] = []
+    homes_wanted: dict[int, list[int]] = {}
     for index, meld in enumerate(turn.before):
         jokers = sum(1 for tile in meld if tile.is_joker)
         if not jokers:
@@ -312,21 +312,43 @@ def _joker_set_manipulated(turn: _Turn) -> list[Violation]:
             # every joker taken: "the meld may be manipulated", once a tile took the joker's
             # place; a joker simply taken away took a tile from a meld holding a joker
             if not _exchanged_in_place(index, turn):
-                violations.append(Violation(ViolationCode.JOKER_SET_MANIPULATED,
-                                            {"set": meld, "preset": turn.preset.name}))
+                broken.append(index)
             continue
         still_there = Counter(meld)
         for joker in turn.freed:
             if joker.was.set_index == index:
                 still_there[Tile.of_joker(joker.was.kind)] -= 1
-        home = next((a for a, candidate in enumerate(turn.after)
-                     if a not in taken and not still_there - Counter(candidate)), None)
-        if home is not None:
-            taken.add(home)
-            continue
-        violations.append(Violation(ViolationCode.JOKER_SET_MANIPULATED,
-                                    {"set": meld, "preset": turn.preset.name}))
-    return violations
+        homes_wanted[index] = [a for a, candidate in enumerate(turn.after)
+                               if not still_there - Counter(candidate)]
+    homes = _distinct_homes(homes_wanted)
+    broken.extend(index for index in homes_wanted if index not in homes)
+    return [Violation(ViolationCode.JOKER_SET_MANIPULATED,
+                      {"set": turn.before[index], "preset": turn.preset.name})
+            for index in sorted(broken)]
+
+
+def _distinct_homes(candidates: dict[int, list[int]]) -> dict[int, int]:
+    """Give as many sets as possible a set after the turn of their own (a maximum bipartite
+    matching by augmenting paths).
+
+    Taking the first set that holds a set's tiles is not enough: with ``K1 J K3`` and
+    ``K1 J K3 K4`` both left as they were, the first would take the longer one when it is typed
+    first, and the longer one would seem broken up."""
+    owner: dict[int, int] = {}
+
+    def place(index: int, tried: set[int]) -> bool:
+        for home in candidates[index]:
+            if home in tried:
+                continue
+            tried.add(home)
+            if home not in owner or place(owner[home], tried):
+                owner[home] = index
+                return True
+        return False
+
+    for index in candidates:
+        place(index, set())
+    return {index: home for home, index in owner.items()}
 
 
 def _exchanged_in_place(index: int, turn: _Turn) -> bool:

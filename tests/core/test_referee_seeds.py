@@ -387,3 +387,20 @@ def test_over_time_is_a_draw_of_one_or_a_failed_move_of_three() -> None:
     assert "120 s" in idle.violations[-1].message
     busy = late("R5 R6 R7", "R5 R6 R7 R8", "R8")
     assert busy.codes == ("over_time",) and busy.penalty is Penalty.DRAW_THREE
+
+
+@pytest.mark.parametrize("after, rack, codes", [
+    ("K4 K3 J K1 | K3 J K1", None, ("nothing_played",)),
+    ("K1 J K3 K4 | K1 J K3", None, ("nothing_played",)),
+    ("K1 J K3 K4 K5 | K1 J K3", "K5", ()),
+    ("K1 J K3 | K1 J K3 K4 K5", "K5", ()),
+    ("K1 J K3 | K1 J K3 | K4 K5 K6", "K5 K6", ("joker_set_manipulated",)),
+])
+def test_sets_holding_jokers_are_followed_whatever_order_they_are_typed_in(
+        after: str, rack: str | None, codes: tuple[str, ...]) -> None:
+    """SABRA_LOCKED: "A meld containing a Joker may not be manipulated." Two such sets where one
+    holds all the tiles of the other: each set before the turn is followed to a set of its own
+    after it, however the sets are typed. Found by the property test: typing the longer set
+    first made the shorter one seem to take it, and the longer one seem broken up."""
+    verdict = judge(Turn(SABRA_LOCKED, "K1 J K3 | K1 J K3 K4", after, rack, codes, "sabra"))
+    assert verdict.codes == codes, [v.message for v in verdict.violations]
