@@ -162,7 +162,8 @@ def _pool_counts(tiles: Sequence[Tile]) -> tuple[Counts, int, int]:
     for tile in tiles:
         kind = tile.joker
         if kind is None:
-            counts[colour_index[tile.colour]][tile.number] += 1  # type: ignore[index]
+            assert tile.colour is not None and tile.number is not None
+            counts[colour_index[tile.colour]][tile.number] += 1
         elif kind is JokerKind.REGULAR:
             jokers += 1
         elif kind is JokerKind.DOUBLE:
@@ -205,11 +206,11 @@ def _verdict(meld: Meld, preset: Preset) -> MeldVerdict:
 
 
 def _judge(melds: Sequence[Meld], preset: Preset) -> tuple[MeldVerdict, ...]:
-    """Every set judged by the core (through ``_verdict``: a set the search already judged,
-    one a spare joker joined, is not judged twice)."""
+    """Every set judged by the core: one holding a joker through ``_verdict`` (a set a spare
+    joker joined was judged then, and is not judged twice), one without directly (quicker than
+    looking it up)."""
     verdicts = tuple(_verdict(meld, preset) if any(tile.joker for tile in meld)
-                     else check_meld(meld, preset=preset)  # quicker than remembering it
-                     for meld in melds)
+                     else check_meld(meld, preset=preset) for meld in melds)
     for verdict in verdicts:
         if not verdict.legal:
             raise SolverError(f"the solver laid an illegal set {format_tiles(verdict.tiles)}: "
