@@ -52,6 +52,7 @@ BAR_EVEN_WEIGHTS = (0.5, 1.0, 1.0)  # CIELab L, a, b: a lightness step counts ha
 LIKE_SIZED = 0.7  # a tile at least this large against the rack's tiles lies as near as they do
 OFF_RACK_SHARE = 2  # more tiles that large off the rack than twice those on it: not a rack photo
 FEW_AROUND = 3  # ... unless they are a few (a tile just drawn, the pool's edge)
+FREE_RUN = 0.25  # tile widths
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
@@ -373,7 +374,13 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
             return None
         return bool(near[row_from:row_to][:, where].any(axis=0).mean() >= share)
 
-    top_free = free_of_tiles(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1)
+    # where no tile stands: a run of free columns at least FREE_RUN tile widths wide (the
+    # seams between touching tiles' outlines are narrower, and their rounded corners and
+    # shade hide the ledge's top there)
+    top_free = cv2.morphologyEx(
+        free_of_tiles(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1).astype(np.uint8)[None, :],
+        cv2.MORPH_OPEN, np.ones((1, max(1, round(FREE_RUN * tile_width * scale))), np.uint8)
+    )[0].astype(bool)
     # the photo's edge within a tile and a half of the row's end: the rack may run on out of
     # the frame, so its bar not being seen beside the tiles says nothing
     cut_off = bool((~inside & (columns >= along.min() - 1.5 * tile_width)
