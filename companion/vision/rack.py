@@ -386,10 +386,12 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     cut_off = bool((~inside & (columns >= along.min() - 1.5 * tile_width)
                     & (columns <= along.max() + 1.5 * tile_width)).sum() / scale
                    >= FREE_WIDTH * tile_width)
-    # every depth where the lower edge shows under enough of the row is a candidate, the best
-    # supported first: a tile's own bottom edge (its outline stopping short of it) also runs
-    # along the row, but the band above it is not of one colour
-    candidates = [first + int(i) for i in np.argsort(-support, kind="stable")
+    # every depth where the lower edge shows under enough of the row is a candidate, the
+    # nearest the tiles first: a tile's own bottom edge (its outline stopping short of it)
+    # also runs along the row, but the band above it is not of one colour, so the next edge
+    # down is tried; an edge that does not show beside the tiles as a ledge's would ends
+    # the search (what lies deeper is no bar the tiles stand on)
+    candidates = [first + int(i) for i in range(len(support))
                   if support[i] >= BAR_SUPPORT
                   and support[i] >= support[max(i - 1, 0):i + 2].max()]
     for edge_depth in candidates:
@@ -402,12 +404,12 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         # shows its own sides under it, and nothing beside it)
         if not shows(edge_depth - 2, edge_depth + 3,
                      free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
-            continue
+            return None
         bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
         top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
                           TOP_SUPPORT)
         if top_shows is False or (top_shows is None and not cut_off):
-            continue
+            return None
         row = _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
                          origin, right, down, tile_height, tile_width, scale)
         if row is not None:
