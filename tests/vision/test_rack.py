@@ -194,6 +194,24 @@ def test_a_photo_of_tiles_lying_on_a_table_has_no_rack(seed: int) -> None:
         read_rack_image(table.image)
 
 
+def test_a_set_over_a_seam_of_the_table_is_not_a_rack() -> None:
+    """Seed 10000008: two sets lying on planks; a plank's seam runs half a tile under the
+    upper set, past a nearer edge that failed as a ledge. A deeper edge is not looked for
+    once a nearer one fails beside the tiles."""
+    table = render_table(random_table(np.random.default_rng(10000008)), seed=10000008)
+    with pytest.raises(PhotoError, match="no rack found"):
+        read_rack(jpeg_bytes(table.image))
+
+
+def test_a_rack_of_one_tile_with_three_lying_around_is_still_a_rack() -> None:
+    """Seed 10000026: one tile on a grey rack, three tiles lying on the table in front of it
+    (a few tiles around a rack do not make the photo a table's)."""
+    render = render_rack(random_rack(np.random.default_rng(10000026)), seed=10000026)
+    assert len(render.rack_tiles) == 1 and len(render.stray) == 3
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
 def test_a_photo_without_tiles_says_how_to_photograph_a_rack() -> None:
     plain = np.full((480, 640, 3), 120, np.uint8)
     with pytest.raises(PhotoError, match="no tiles found on a rack"):
