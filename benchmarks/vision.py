@@ -531,9 +531,10 @@ def main() -> None:
         for key, value in results["racks"].items():
             print(f"  {key:36s} {value}")
     if args.real_racks:
-        results["real racks"] = real_racks()
+        real = real_racks()
+        results["real racks"] = real
         print("== real photos through the rack reader")
-        for key, value in results["real racks"].items():
+        for key, value in real.items():
             print(f"  {key:36s} {value}")
     if not args.skip_speed:
         results["12 MP"] = twelve_megapixels()

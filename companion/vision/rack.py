@@ -365,7 +365,7 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         covered_there = cv2.remap(covered, map_x[row_from:row_to].astype(np.float32),
                                   map_y[row_from:row_to].astype(np.float32),
                                   cv2.INTER_NEAREST).any(axis=0)
-        return near_row & ~covered_there
+        return np.asarray(near_row & ~covered_there, dtype=bool)
 
     def shows(row_from: int, row_to: int, where: np.ndarray, share: float) -> bool | None:
         """Whether an edge shows within those strip rows in that share of the columns
