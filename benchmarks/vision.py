@@ -1,6 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
+        [--real-racks]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
@@ -11,7 +12,8 @@ synthetic set also in laid order), whole-table verdict accuracy (the rules core'
 what was read against its verdict on the truth; a table called legal that is not is counted
 apart as a false "legal"), tiles missed, how many misreads (tiles found but read wrong: a
 missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
-rack reader is measured on a fixed set of rack renders (``racks``). Speed: 12-megapixel JPEGs
+rack reader is measured on a fixed set of rack renders (``racks``) and, with ``--real-racks``,
+on the labelled photos: the 24 of racks, and the table photos it must refuse. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
@@ -408,6 +410,64 @@ def racks(count: int) -> dict[str, float | int | str]:
     }
 
 
+# The labelled photos of a rack (black two-tier racks, every labelled tile standing on it): the
+# first copy of each; the dataset's other photos are of tiles lying on a table, with no rack.
+REAL_RACK_PHOTOS = tuple([f"rummy3-{n}_" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                                   16, 17, 18, 20)]
+                         + [f"rummy4-{n}_" for n in (86, 87, 88, 89, 90, 92, 93)])
+
+
+def real_racks() -> dict[str, object]:
+    """The rack reader on the real labelled photos: the rack photos read (tiles, exact racks,
+    racks found), and the table photos (one copy of each) it must answer "no rack found"."""
+    from collections import Counter
+
+    names = _class_names()
+    first_copies: dict[str, Path] = {}
+    for path in sorted(DATA_ROOT.glob("*/images/*.jpg")):
+        first_copies.setdefault(path.name.split("_jpeg")[0] + "_", path)
+    found = exact = true_tiles = right = extra = confident_wrong = 0
+    no_rack = []
+    tables_taken = []
+    tables = 0
+    for key, path in sorted(first_copies.items()):
+        data = path.read_bytes()
+        if key not in REAL_RACK_PHOTOS:
+            tables += 1
+            try:
+                read_rack(data)
+                tables_taken.append(key.rstrip("_"))
+            except PhotoError:
+                pass
+            continue
+        label = path.parent.parent / "labels" / f"{path.stem}.txt"
+        truth = Counter(_tile_of(names[int(line.split()[0])])
+                        for line in label.read_text().splitlines() if line.strip())
+        true_tiles += sum(truth.values())
+        try:
+            reading = read_rack(data)
+        except PhotoError:
+            no_rack.append(key.rstrip("_"))
+            continue
+        found += 1
+        read = Counter(reading.rack)
+        right += sum((truth & read).values())
+        extra += sum((read - truth).values())
+        exact += read == truth
+        confident_wrong += sum(1 for tile in reading.tiles
+                               if not tile.low_confidence and tile.tile not in truth)
+    return {
+        "real racks found": f"{found}/{len(REAL_RACK_PHOTOS)}",
+        "real racks read exactly": f"{exact}/{len(REAL_RACK_PHOTOS)}",
+        "real rack tiles read right": f"{right}/{true_tiles}",
+        "tiles wrongly counted on the rack": extra,
+        "confident misreads": confident_wrong,
+        "no rack found": " ".join(no_rack),
+        "real table photos taken for a rack": f"{len(tables_taken)}/{tables}",
+        "table photos taken": " ".join(tables_taken),
+    }
+
+
 def _class_names() -> list[str]:
     text = (DATA_ROOT / "data.yaml").read_text()
     inner = text.split("names:", 1)[1].split("[", 1)[1].split("]", 1)[0]
@@ -427,6 +487,8 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=36,
                         help="photos of the harder synthetic kinds (0: none)")
     parser.add_argument("--racks", type=int, default=40, help="rack photos (0: none)")
+    parser.add_argument("--real-racks", action="store_true",
+                        help="the rack reader on the real labelled photos (racks and tables)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -467,6 +529,12 @@ def main() -> None:
         results["racks"] = racks(args.racks)
         print(f"== racks ({args.racks} rendered rack photos)")
         for key, value in results["racks"].items():
+            print(f"  {key:36s} {value}")
+    if args.real_racks:
+        real = real_racks()
+        results["real racks"] = real
+        print("== real photos through the rack reader")
+        for key, value in real.items():
             print(f"  {key:36s} {value}")
     if not args.skip_speed:
         results["12 MP"] = twelve_megapixels()

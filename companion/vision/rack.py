@@ -49,6 +49,10 @@ BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's medi
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
 BAR_EVEN_DELTA = 14.0
 BAR_EVEN_WEIGHTS = (0.5, 1.0, 1.0)  # CIELab L, a, b: a lightness step counts half
+LIKE_SIZED = 0.7  # a tile at least this large against the rack's tiles lies as near as they do
+OFF_RACK_SHARE = 2  # more tiles that large off the rack than twice those on it: not a rack photo
+FEW_AROUND = 3  # ... unless they are a few (a tile just drawn, the pool's edge)
+FREE_RUN = 0.25  # tile widths
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
@@ -115,6 +119,8 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     if not rows:
         raise PhotoError(NO_RACK, "no_rack")
     on_rack = {index for row in rows for index in row}
+    if _mostly_off_rack(read, on_rack):
+        raise PhotoError(NO_RACK, "no_rack")
     tiles = tuple(replace(read.tile(index), set_index=row_number)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
@@ -123,6 +129,21 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset)
+
+
+def _mostly_off_rack(read: ReadFound, on_rack: set[int]) -> bool:
+    """Whether far more tiles of the rack's tiles' size lie off the rack than stand on it.
+
+    A rack photo is taken of the rack, its tiles large in the frame: a few tiles may lie
+    around it (on the table, in the pool) or further off and smaller, but when most tiles as
+    large as the rack's are elsewhere, the photo is of the table (a set's row taken for a
+    rack), or the reader missed most of the rack's tiles; a value read either way is wrong,
+    so the player is asked for a photo of the rack instead.
+    """
+    size = float(np.median([read.found[i].long_side for i in on_rack]))
+    off = sum(1 for i, tile in enumerate(read.found)
+              if i not in on_rack and tile.long_side >= LIKE_SIZED * size)
+    return off > max(OFF_RACK_SHARE * len(on_rack), FEW_AROUND)
 
 
 @dataclass(frozen=True, eq=False)
@@ -337,32 +358,63 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     first = zero + int(BAR_EDGE_FROM * STRIP_PIXELS_PER_HEIGHT)
     last = min(len(depth) - 2, zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT))
     support = near[first:last + 1][:, in_row].mean(axis=1)
-    best = int(support.argmax())
-    if support[best] < BAR_SUPPORT:
-        return None
-    edge_depth = first + best
     near_row = inside & (columns >= along.min() - 2 * tile_width) \
         & (columns <= along.max() + 2 * tile_width)
-    # where no tile stands, within two tiles of the row, the bar must show too: its lower
-    # edge (always), and its top edge along the tiles' bottoms when there is room to see it
-    # (what tells a ledge from the side of a tile seen at a slant, or from a seam of the
-    # table under a row of sets)
-    def shows_where_free(row_from: int, row_to: int, share: float) -> bool | None:
-        """None when too little of that band is free of tiles to tell."""
+
+    def free_of_tiles(row_from: int, row_to: int) -> np.ndarray:
         covered_there = cv2.remap(covered, map_x[row_from:row_to].astype(np.float32),
                                   map_y[row_from:row_to].astype(np.float32),
                                   cv2.INTER_NEAREST).any(axis=0)
-        free = near_row & ~covered_there
-        if free.sum() / scale < tile_width * FREE_WIDTH:
-            return None
-        return bool(near[row_from:row_to][:, free].any(axis=0).mean() >= share)
+        return np.asarray(near_row & ~covered_there, dtype=bool)
 
-    if not shows_where_free(edge_depth - 2, edge_depth + 3, BAR_SUPPORT):
-        return None
-    if shows_where_free(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, TOP_SUPPORT) is False:
-        return None
-    return _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
-                      origin, right, down, tile_height, tile_width, scale)
+    def shows(row_from: int, row_to: int, where: np.ndarray, share: float) -> bool | None:
+        """Whether an edge shows within those strip rows in that share of the columns
+        ``where``; None when they are too few to tell."""
+        if where.sum() / scale < tile_width * FREE_WIDTH:
+            return None
+        return bool(near[row_from:row_to][:, where].any(axis=0).mean() >= share)
+
+    # where no tile stands: a run of free columns at least FREE_RUN tile widths wide (the
+    # seams between touching tiles' outlines are narrower, and their rounded corners and
+    # shade hide the ledge's top there)
+    top_free = cv2.morphologyEx(
+        free_of_tiles(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1).astype(np.uint8)[None, :],
+        cv2.MORPH_OPEN, np.ones((1, max(1, round(FREE_RUN * tile_width * scale))), np.uint8)
+    )[0].astype(bool)
+    # the photo's edge within a tile and a half of the row's end: the rack may run on out of
+    # the frame, so its bar not being seen beside the tiles says nothing
+    cut_off = bool((~inside & (columns >= along.min() - 1.5 * tile_width)
+                    & (columns <= along.max() + 1.5 * tile_width)).sum() / scale
+                   >= FREE_WIDTH * tile_width)
+    # every depth where the lower edge shows under enough of the row is a candidate, the
+    # nearest the tiles first: a tile's own bottom edge (its outline stopping short of it)
+    # also runs along the row, but the band above it is not of one colour, so the next edge
+    # down is tried; an edge that does not show beside the tiles as a ledge's would ends
+    # the search (what lies deeper is no bar the tiles stand on)
+    candidates = [first + int(i) for i in range(len(support))
+                  if support[i] >= BAR_SUPPORT
+                  and support[i] >= support[max(i - 1, 0):i + 2].max()]
+    for edge_depth in candidates:
+        # where no tile stands, within two tiles of the row, the bar must show too: its
+        # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
+        # edge shows there (what tells a ledge from the side of a tile seen at a slant, or
+        # from a seam of the table under a row of sets). Past the rack's end no lower edge
+        # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
+        # taken only when the photo's edge may hide it (a row of tiles lying on the table
+        # shows its own sides under it, and nothing beside it)
+        if not shows(edge_depth - 2, edge_depth + 3,
+                     free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
+            return None
+        bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
+        top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
+                          TOP_SUPPORT)
+        if top_shows is False or (top_shows is None and not cut_off):
+            return None
+        row = _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
+                         origin, right, down, tile_height, tile_width, scale)
+        if row is not None:
+            return row
+    return None
 
 
 def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,

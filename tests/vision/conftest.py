@@ -32,7 +32,7 @@ def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
 
 
 def labelled_photo(name_start: str) -> tuple[bytes, list[tuple[str, np.ndarray]]]:
-    """A photo of ``valid/`` (its JPEG file) and its labels as (class name, outline in pixels)."""
+    """A fixture photo (its JPEG file) and its labels as (class name, outline in pixels)."""
     image_path = next(iter(sorted((PHOTOS / "images").glob(f"{name_start}*.jpg"))))
     names_text = (PHOTOS / "data.yaml").read_text()
     names = [n.strip().strip("'\"") for n in names_text.split("names:", 1)[1].split("[", 1)[1]

@@ -127,6 +127,37 @@ def test_a_real_photo_of_a_two_tier_rack_is_read_tile_for_tile(name_start: str) 
     assert not reading.ignored
 
 
+def test_a_real_black_rack_is_found_under_a_row_reaching_the_racks_end() -> None:
+    """rummy4-86: a black two-tier rack whose lower row of nine tiles runs from the rack's
+    left end out of the photo on the right, so nowhere beside the tiles does the ledge show;
+    the black ledge's top does not show against the black board either. (The upper tier's K2
+    stands higher than its neighbours and is left out.)"""
+    data, labels = labelled_photo("rummy4-86_")
+    truth = Counter(tile_from_dataset_name(name) for name, _ in labels)
+    reading = read_rack(data)
+    read = Counter(reading.rack)
+    assert reading.rows == 2
+    assert not read - truth
+    assert sum((read & truth).values()) >= len(labels) - 1
+
+
+def test_a_real_rack_whose_tiles_outlines_stop_short_of_their_bottoms_is_read() -> None:
+    """rummy3-16: a black rack on white marble, seen from above at a slant; the strongest
+    edge under the lower row is the tiles' own bottoms (their outlines stop short of them),
+    the ledge's lower edge lies deeper."""
+    data, labels = labelled_photo("rummy3-16_")
+    reading = read_rack(data)
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+
+
+def test_a_real_photo_of_sets_lying_on_a_table_has_no_rack() -> None:
+    """rummy-11: fifteen tiles in sets on a table; one set's row once passed for a rack."""
+    data, _ = labelled_photo("rummy-11_")
+    with pytest.raises(PhotoError, match="no rack found: photograph the rack"):
+        read_rack(data)
+
+
 def test_a_tile_lying_in_front_of_a_rack_is_not_a_lower_tier() -> None:
     """Seed 7000059: a K12 lies upside down on the table just in front of a one-row rack."""
     render = render_rack(random_rack(np.random.default_rng(7000059)), seed=7000059)
@@ -161,6 +192,24 @@ def test_a_photo_of_tiles_lying_on_a_table_has_no_rack(seed: int) -> None:
     table = render_table(random_table(np.random.default_rng(seed)), seed=seed, size=SIZE)
     with pytest.raises(PhotoError, match="no rack found: photograph the rack"):
         read_rack_image(table.image)
+
+
+def test_a_set_over_a_seam_of_the_table_is_not_a_rack() -> None:
+    """Seed 10000008: two sets lying on planks; a plank's seam runs half a tile under the
+    upper set, past a nearer edge that failed as a ledge. A deeper edge is not looked for
+    once a nearer one fails beside the tiles."""
+    table = render_table(random_table(np.random.default_rng(10000008)), seed=10000008)
+    with pytest.raises(PhotoError, match="no rack found"):
+        read_rack(jpeg_bytes(table.image))
+
+
+def test_a_rack_of_one_tile_with_three_lying_around_is_still_a_rack() -> None:
+    """Seed 10000026: one tile on a grey rack, three tiles lying on the table in front of it
+    (a few tiles around a rack do not make the photo a table's)."""
+    render = render_rack(random_rack(np.random.default_rng(10000026)), seed=10000026)
+    assert len(render.rack_tiles) == 1 and len(render.stray) == 3
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
 
 
 def test_a_photo_without_tiles_says_how_to_photograph_a_rack() -> None:
