@@ -227,7 +227,11 @@ def _hidden_tier(first: _Row, group: list[int],
         return None  # one tile in front of the rack, no ledge seen under it, lies on the table
     apart = abs(apart)
     shift = float((origin - first.origin) @ first.right)
-    over_rack = all(first.extent[0] <= a + shift <= first.extent[1] for a in along)
+    # the bar's extent is where its colour was seen to run on: the upper tier's end tile may
+    # stand a little past it (its own ledge behind the lower tier, the rack's end in shade)
+    slack = tile_width / 2
+    over_rack = all(first.extent[0] - slack <= a + shift <= first.extent[1] + slack
+                    for a in along)
     alike = TIER_HEIGHTS[0] < tile_height / first.tile_height < TIER_HEIGHTS[1]
     parallel = abs(float(right @ first.right)) > PARALLEL_COS
     if alike and parallel and over_rack and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:

@@ -151,6 +151,16 @@ def test_a_real_rack_whose_tiles_outlines_stop_short_of_their_bottoms_is_read() 
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
 
 
+def test_a_real_upper_tier_reaching_past_the_lower_bars_end_is_read() -> None:
+    """rummy3-2: a black two-tier rack at a slant, three tiles on the upper tier, two on the
+    lower; the upper tier's left tile stands a little past where the lower tier's bar was seen
+    to run (the rack's end in shade), and its own ledge does not show."""
+    data, labels = labelled_photo("rummy3-2_")
+    reading = read_rack(data)
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+
+
 def test_a_real_photo_of_sets_lying_on_a_table_has_no_rack() -> None:
     """rummy-11: fifteen tiles in sets on a table; one set's row once passed for a rack."""
     data, _ = labelled_photo("rummy-11_")
