@@ -24,6 +24,7 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
+from companion.vision.crops import SQUARISH
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.reading import ReadTile
 
@@ -32,7 +33,8 @@ NO_RACK = ("no rack found: photograph the rack from the front or a little from a
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 
-STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the photo's up
+STANDING_COS = np.cos(np.radians(40))  # a standing tile's up is within 40° of the rack's up
+TILT_ALIKE_DEGREES = 7.5  # tiles whose edges run within this of each other stand turned alike
 ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
 PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
 UNREADABLE = 0.1  # a "tile" read at under this (about 0.02 is a uniform guess) is no tile
@@ -165,12 +167,14 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
     into its pixels.
     """
-    geometry = [_tile_geometry(corners * scale) for corners in read.corners]
     # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
     # shadow, not a tile standing on it
-    standing = [i for i, (_, up, _, _) in enumerate(geometry)
-                if float(up @ np.array([0.0, -1.0])) > STANDING_COS
-                and read.confidence[i] >= UNREADABLE]
+    readable = [i for i in range(len(read.found)) if read.confidence[i] >= UNREADABLE]
+    rack_up = _rack_up(read, readable)
+    geometry = [_tile_geometry(_turned_up(corners, tile.short_side > SQUARISH * tile.long_side,
+                                          rack_up) * scale)
+                for corners, tile in zip(read.corners, read.found)]
+    standing = [i for i in readable if float(geometry[i][1] @ rack_up) > STANDING_COS]
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
@@ -199,6 +203,41 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return [row.indexes for row in rack]
+
+
+def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:
+    """The rack's up in the photo, as a unit vector: the photo's up turned as the photo was.
+
+    A phone held a little turned turns every tile standing on the rack alike, so the
+    direction their outlines' edges share most (weighted by the tiles' size, the rack's tiles
+    being the large ones) is the rack's, up to a quarter turn; of its four directions, "up"
+    is the one nearest the photo's up (a photo turned by more than 45° is not read).
+    """
+    if not indexes:
+        return np.array([0.0, -1.0])
+    edges = np.array([read.corners[i][1] - read.corners[i][0] for i in indexes], np.float64)
+    # an edge's direction four times over: the four sides of a box give one angle
+    angles = (4 * np.arctan2(edges[:, 1], edges[:, 0])) % (2 * np.pi)
+    weights = np.array([read.found[i].long_side for i in indexes], np.float64)
+    apart = np.abs((angles[:, None] - angles[None, :] + np.pi) % (2 * np.pi) - np.pi)
+    alike = apart < 4 * np.radians(TILT_ALIKE_DEGREES)
+    shared = alike[int(np.argmax(alike.astype(np.float64) @ weights))]
+    mean = np.angle(np.sum(weights[shared] * np.exp(1j * angles[shared])))
+    tilt = float(mean) / 4  # within ±45°
+    return np.array([np.sin(tilt), -np.cos(tilt)])
+
+
+def _turned_up(corners: np.ndarray, squarish: bool, up: np.ndarray) -> np.ndarray:
+    """The outline's corners turned so its top edge is the one furthest towards ``up``.
+
+    A tile's long side runs up and down: only a squarish outline (a tile seen from above at a
+    slant) may have a long side for its top.
+    """
+    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
+    if not squarish:
+        turns = [c for c in turns
+                 if np.linalg.norm(c[1] - c[0]) <= np.linalg.norm(c[2] - c[1])]
+    return max(turns, key=lambda c: float((c[0] + c[1]) @ up))
 
 
 def _apart(first: _Row, other: _Row) -> float:
