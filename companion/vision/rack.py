@@ -178,7 +178,7 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     covered = np.zeros(image.shape[:2], np.uint8)
     for corners in read.corners:
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
-    groups = _rows_of(standing, geometry)
+    groups = _rows_of(standing, geometry, rack_up)
     rows = [row for group in groups
             if (row := _row_on_bar(image, covered, group, geometry)) is not None]
     if not rows:
@@ -294,9 +294,15 @@ def _tile_geometry(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, 
     return bottom.astype(np.float64), (up / height).astype(np.float64), height, width
 
 
-def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
-             ) -> list[list[int]]:
-    """Group standing tiles whose bottoms lie on one line (and whose sizes agree)."""
+def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]],
+             rack_up: np.ndarray) -> list[list[int]]:
+    """Group standing tiles whose bottoms lie on one line across the rack's up (and whose
+    sizes and own ups agree).
+
+    The line is taken across the rack's up, shared by all its tiles, not across two tiles'
+    own ups: an outline's edges are known to a few degrees only, and over a few tile widths
+    that tilts the line enough to take in a tile lying on the table beside the row's end.
+    """
     parent = {i: i for i in indexes}
 
     def root(i: int) -> int:
@@ -311,10 +317,8 @@ def _rows_of(indexes: list[int], geometry: list[tuple[np.ndarray, np.ndarray, fl
                 continue
             bottom_a, up_a, height_a, _ = geometry[a]
             bottom_b, up_b, height_b, _ = geometry[b]
-            up = up_a + up_b
-            up /= np.linalg.norm(up) or 1.0
             height = (height_a + height_b) / 2
-            if (abs(float((bottom_b - bottom_a) @ up)) < ROW_TOLERANCE * height
+            if (abs(float((bottom_b - bottom_a) @ rack_up)) < ROW_TOLERANCE * height
                     and float(up_a @ up_b) > ROW_UP_COS
                     and max(height_a, height_b) < 1.4 * min(height_a, height_b)):
                 parent[root(a)] = root(b)
