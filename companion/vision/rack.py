@@ -45,6 +45,8 @@ HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
+DEEP_EDGE_TO = 1.8  # ... or, no ledge showing, the lower tier's board's (see _row_on_bar)
+DEEP_EDGE_DELTA = 25.0  # ΔE between a rack's board and the table at the rack's lower edge
 EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
@@ -158,6 +160,7 @@ class _Row:
     down: np.ndarray  # unit vector from the tiles down into the bar
     tile_height: float
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
+    ledge_seen: bool = True  # False: found on the lower tier's edge, its own ledge not seen
 
 
 def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
@@ -180,7 +183,10 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
         cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
     groups = _rows_of(standing, geometry, rack_up)
     rows = [row for group in groups
-            if (row := _row_on_bar(image, covered, group, geometry)) is not None]
+            if (row := _row_on_bar(image, covered, group, geometry)) is not None
+            # a row whose ledge was not seen is a rack only when it is all the photo shows:
+            # a few tiles lying alone on a table show an edge of the table as far under them
+            and (row.ledge_seen or len(readable) == len(row.indexes) >= 2)]
     if not rows:
         return []
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
@@ -375,28 +381,28 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     reach = float(np.hypot(image_width, image_height))
     columns = np.arange(-reach, reach, 1 / scale, dtype=np.float32)
     # depth in tile heights: from a little above the tiles' bottoms down past the bar
-    depth = np.arange(-ABOVE_BOTTOM, BAR_EDGE_TO + 0.1, 1 / STRIP_PIXELS_PER_HEIGHT,
+    depth = np.arange(-ABOVE_BOTTOM, DEEP_EDGE_TO + 0.35, 1 / STRIP_PIXELS_PER_HEIGHT,
                       dtype=np.float32)
     zero = round(ABOVE_BOTTOM * STRIP_PIXELS_PER_HEIGHT)  # the strip row at depth 0
     depth_pixels = depth * tile_height
     map_x = (origin[0] + columns[None, :] * right[0] + depth_pixels[:, None] * down[0])
     map_y = (origin[1] + columns[None, :] * right[1] + depth_pixels[:, None] * down[1])
-    inside = ((map_x >= 0) & (map_x <= image_width - 1) & (map_y >= 0)
-              & (map_y <= image_height - 1)).all(axis=0)
+    shallow_end = round((ABOVE_BOTTOM + BAR_EDGE_TO + 0.1) * STRIP_PIXELS_PER_HEIGHT)
+    inside_all = ((map_x >= 0) & (map_x <= image_width - 1) & (map_y >= 0)
+                  & (map_y <= image_height - 1))
+    inside = inside_all[:shallow_end].all(axis=0)
+    deep_inside = inside_all.all(axis=0)
     strip = cv2.remap(image, map_x.astype(np.float32), map_y.astype(np.float32),
                       cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     # CIELab of the strip alone (not of the whole photo): float BGR in 0–1 gives L in 0–100
     # and a, b on the same scale, so a step's length is a ΔE
     strip = cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
-    strip = cv2.GaussianBlur(strip, (0, 0), 1.0)
-    step = np.zeros(strip.shape[:2], np.float32)
-    step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
-    # an edge is a step well above the column's own texture (cloth and wood grain step too)
-    texture = np.median(step[1:-1], axis=0)
-    edges = (step > EDGE_STEP) & (step > EDGE_OVER_TEXTURE * texture[None, :])
-    # an edge counts at a depth when it shows there or one pixel above or below
-    near = np.zeros_like(edges)
-    near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
+    # the band down to BAR_EDGE_TO is judged on its own, as if the strip ended there; the
+    # deeper band only where no ledge shows within it
+    deep_strip, deep_near = _strip_edges(strip)
+    strip, near = _strip_edges(strip[:shallow_end])
+    strip = np.concatenate([strip, deep_strip[shallow_end:]])
+    near = np.concatenate([near, deep_near[shallow_end:]])
     # the columns of the row itself: from its first tile's left edge to its last's right edge
     in_row = inside & (columns >= along.min() - tile_width / 2) \
         & (columns <= along.max() + tile_width / 2)
@@ -441,6 +447,21 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     candidates = [first + int(i) for i in range(len(support))
                   if support[i] >= BAR_SUPPORT
                   and support[i] >= support[max(i - 1, 0):i + 2].max()]
+    # no ledge's edge under the row: the row may be a two-tier rack's upper tier with its lower
+    # tier empty, the upper ledge black on the lower tier's black board, the first edge under
+    # it the lower tier's own lower edge (a tile height and more down); such a row is taken
+    # only where that edge parts the rack from the table, with no tile lying between the row
+    # and it, and (in find_rack_rows) only when its tiles are every tile in the photo
+    deep = False
+    deep_columns = in_row & deep_inside
+    if not candidates and deep_columns.sum() >= 3:
+        deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
+        deep_last = zero + int(DEEP_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
+        deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
+        candidates = [deep_first + int(i) for i in range(len(deep_support))
+                      if deep_support[i] >= BAR_SUPPORT
+                      and deep_support[i] >= deep_support[max(i - 1, 0):i + 2].max()][:1]
+        deep = True
     for edge_depth in candidates:
         # where no tile stands, within two tiles of the row, the bar must show too: its
         # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
@@ -455,13 +476,43 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
         top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
                           TOP_SUPPORT)
-        if top_shows is False or (top_shows is None and not cut_off):
+        # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
+        if deep and not _rack_against_table(strip, edge_depth, deep_columns):
+            return None
+        if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
+                                      edge_depth)[near_row].all():
+            return None
+        if not deep and (top_shows is False or (top_shows is None and not cut_off)):
             return None
         row = _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
                          origin, right, down, tile_height, tile_width, scale)
         if row is not None:
-            return row
+            return replace(row, ledge_seen=not deep)
     return None
+
+
+def _rack_against_table(strip: np.ndarray, edge_depth: int, columns: np.ndarray) -> bool:
+    """Whether the strip's colour just above the edge (the rack's board) and just below it
+    (the table) differ by DEEP_EDGE_DELTA: a rack's lower edge parts two surfaces, where a seam
+    or the grain of a table, a line across one surface, has the same colour on both sides."""
+    reach = STRIP_PIXELS_PER_HEIGHT // 5
+    above, below = (np.median(strip[rows][:, columns].reshape(-1, 3), axis=0)
+                    for rows in (slice(edge_depth - reach - 2, edge_depth - 2),
+                                 slice(edge_depth + 3, edge_depth + reach + 3)))
+    return float(np.linalg.norm(above - below)) >= DEEP_EDGE_DELTA
+
+
+def _strip_edges(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Lab strip blurred, and where an edge runs across it (at a row or one either side)."""
+    strip = cv2.GaussianBlur(strip, (0, 0), 1.0)
+    step = np.zeros(strip.shape[:2], np.float32)
+    step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
+    # an edge is a step well above the column's own texture (cloth and wood grain step too)
+    texture = np.median(step[1:-1], axis=0)
+    edges = (step > EDGE_STEP) & (step > EDGE_OVER_TEXTURE * texture[None, :])
+    near = np.zeros_like(edges)
+    near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
+    return strip, near
 
 
 def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,

@@ -169,6 +169,16 @@ def test_a_real_rack_photographed_with_the_phone_turned_is_read_tile_for_tile() 
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
 
 
+def test_a_real_upper_tier_over_an_empty_lower_tier_is_read_without_its_ledge() -> None:
+    """rummy3-14: a black two-tier rack with two tiles on its upper tier and none on the
+    lower; the upper ledge is black on the lower tier's black board, so no edge shows under
+    the tiles until the lower tier's own lower edge, over a tile height down."""
+    data, labels = labelled_photo("rummy3-14_")
+    reading = read_rack(data)
+    assert reading.rows == 1
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+
+
 def turned(image: np.ndarray, degrees: float) -> np.ndarray:
     """The photo turned ``degrees`` anticlockwise on a canvas large enough to keep all of it,
     the corners filled with its median colour (as if the phone had been held turned)."""
