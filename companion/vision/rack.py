@@ -392,17 +392,18 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
                   & (map_y <= image_height - 1))
     inside = inside_all[:shallow_end].all(axis=0)
     deep_inside = inside_all.all(axis=0)
-    strip = cv2.remap(image, map_x.astype(np.float32), map_y.astype(np.float32),
-                      cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    # CIELab of the strip alone (not of the whole photo): float BGR in 0–1 gives L in 0–100
-    # and a, b on the same scale, so a step's length is a ΔE
-    strip = cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+
+    def lab_strip(row_to: int) -> np.ndarray:
+        # CIELab of the strip alone (not of the whole photo): float BGR in 0–1 gives L in
+        # 0–100 and a, b on the same scale, so a step's length is a ΔE
+        strip = cv2.remap(image, map_x[:row_to].astype(np.float32),
+                          map_y[:row_to].astype(np.float32), interpolation)
+        return cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+
     # the band down to BAR_EDGE_TO is judged on its own, as if the strip ended there; the
     # deeper band only where no ledge shows within it
-    deep_strip, deep_near = _strip_edges(strip)
-    strip, near = _strip_edges(strip[:shallow_end])
-    strip = np.concatenate([strip, deep_strip[shallow_end:]])
-    near = np.concatenate([near, deep_near[shallow_end:]])
+    strip, near = _strip_edges(lab_strip(shallow_end))
     # the columns of the row itself: from its first tile's left edge to its last's right edge
     in_row = inside & (columns >= along.min() - tile_width / 2) \
         & (columns <= along.max() + tile_width / 2)
@@ -455,6 +456,9 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     deep = False
     deep_columns = in_row & deep_inside
     if not candidates and deep_columns.sum() >= 3:
+        deep_strip, deep_near = _strip_edges(lab_strip(len(depth)))
+        strip = np.concatenate([strip, deep_strip[shallow_end:]])
+        near = np.concatenate([near, deep_near[shallow_end:]])
         deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_last = zero + int(DEEP_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
