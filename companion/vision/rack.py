@@ -185,8 +185,8 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     rows = [row for group in groups
             if (row := _row_on_bar(image, covered, group, geometry)) is not None
             # a row whose ledge was not seen is a rack only when it is all the photo shows:
-            # a few tiles lying alone on a table show an edge of the table as far under them
-            and (row.ledge_seen or len(readable) == len(row.indexes) >= 2)]
+            # a row of sets on a table may show the table's edge as far under it (rummy-14)
+            and (row.ledge_seen or len(readable) == len(row.indexes))]
     if not rows:
         return []
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
