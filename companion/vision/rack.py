@@ -22,9 +22,9 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
+from companion.vision.crops import SQUARISH
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
-from companion.vision.crops import SQUARISH
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.reading import ReadTile
 
