@@ -34,7 +34,7 @@ A double joker stands for two numbers in a run and counts one tile of its length
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from operator import add, itemgetter, mul
 from typing import Any
@@ -384,10 +384,14 @@ class Layer:
                     self.path.append(("groups", groups))
                     return found
                 need = min(need, found)
-        elif self.weighed:  # optional tiles: the cheapest next states first
-            for skipped, new_places, in_groups, move in sorted(
-                    self._colour_steps(number, colour, places, jokers, doubles),
-                    key=_first):
+        else:
+            steps: Iterable[tuple[int, Places, int, Move]] = self._colour_steps(
+                number, colour, places, jokers, doubles)
+            if self.weighed:  # optional tiles: the cheapest next states first
+                steps = sorted(steps, key=_first)
+            # else every tile is required: nothing is skipped, and the steps are made lazily,
+            # the first that succeeds sparing the rest
+            for skipped, new_places, in_groups, move in steps:
                 if skipped > budget:
                     need = min(need, skipped)
                     continue
@@ -399,29 +403,6 @@ class Layer:
                     self.path.append(("runs", move, in_groups))
                     return found
                 need = min(need, found)
-        else:  # every tile required: nothing is skipped, the first next state first
-            group_units = self.group_units[colour][number]
-            need_memo = self.need_memo[colour][number + 1]
-            units = UNITS_PER_JOKER * jokers + UNITS_PER_DOUBLE * doubles
-            for new_places, move, spent, more_jokers, more_doubles, groupings in _colour_steps(
-                    places[colour], number, self.doubles_exist, self.available[colour][number],
-                    self.capped[jokers], self.capped[doubles],
-                    self.required[colour][number]):
-                later = need_memo.get(new_places)
-                if later is None:
-                    later = self.need(colour, number + 1, new_places)
-                left = units - spent
-                for in_groups, _unlaid in groupings:
-                    if later > left - group_units[in_groups]:
-                        continue
-                    found = self.reach(number, colour + 1, (*places[:colour], new_places,
-                                                            *places[colour + 1:]),
-                                       (*grouped, in_groups), jokers - more_jokers,
-                                       doubles - more_doubles, budget)
-                    if found <= budget:
-                        self.path.append(("runs", move, in_groups))
-                        return found
-                    need = min(need, found)
         return self._proved(number, colour, places, grouped, doubles, jokers,
                             max(need, known))
 
