@@ -36,7 +36,6 @@ from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
 from companion.core.solver_search import (
     COLOUR_COUNT,
-    Counts,
     Plan,
     Pool,
     SearchTimeout,
@@ -137,24 +136,7 @@ REGULAR_JOKER = Tile.of_joker(JokerKind.REGULAR)
 DOUBLE_JOKER = Tile.of_joker(JokerKind.DOUBLE)
 
 
-def _counts(tiles: Sequence[Tile]) -> list[list[int]]:
-    counts = empty_counts()
-    colour_index = COLOUR_INDEX
-    for tile in tiles:
-        if tile.joker is None:
-            assert tile.colour is not None and tile.number is not None
-            counts[colour_index[tile.colour]][tile.number] += 1
-    return counts
-
-
-def _tally(tiles: Iterable[Tile]) -> tuple[list[list[int]], list[JokerKind]]:
-    """The tiles as counts, for comparing two lots quickly (a ``Counter`` hashes each tile)."""
-    tiles = list(tiles)
-    return _counts(tiles), sorted((t.joker for t in tiles if t.joker is not None),
-                                  key=lambda kind: kind.value)
-
-
-def _pool_counts(tiles: Sequence[Tile]) -> tuple[Counts, int, int]:
+def _counts(tiles: Sequence[Tile]) -> tuple[list[list[int]], int, int]:
     """The numbered tiles as counts, the regular jokers and the double jokers, in one pass."""
     counts = empty_counts()
     colour_index = COLOUR_INDEX
@@ -168,11 +150,14 @@ def _pool_counts(tiles: Sequence[Tile]) -> tuple[Counts, int, int]:
             jokers += 1
         elif kind is JokerKind.DOUBLE:
             doubles += 1
-    return freeze(counts), jokers, doubles
+    return counts, jokers, doubles
 
 
-def _jokers(tiles: Sequence[Tile], kind: JokerKind) -> int:
-    return sum(tile.joker is kind for tile in tiles)
+def _tally(tiles: Iterable[Tile]) -> tuple[list[list[int]], list[JokerKind]]:
+    """The tiles as counts, for comparing two lots quickly (a ``Counter`` hashes each tile)."""
+    tiles = list(tiles)
+    return _counts(tiles)[0], sorted((t.joker for t in tiles if t.joker is not None),
+                                  key=lambda kind: kind.value)
 
 
 def _tile_of(piece: tuple[str, int | None, int]) -> Tile:
@@ -274,9 +259,9 @@ def _solve_plain(placement: SpecialPlacement, *, weight: dict[str, Any], minimum
     should a spare joker fit nowhere, or a minimum value be asked, the older search of
     ``solver_search``, which lays every joker itself."""
     required, optional = placement.required, placement.optional
-    required_counts, jokers_required, doubles_required = _pool_counts(required)
-    optional_counts, jokers_optional, doubles_optional = _pool_counts(optional)
-    pool = Pool(required=required_counts, optional=optional_counts,
+    required_counts, jokers_required, doubles_required = _counts(required)
+    optional_counts, jokers_optional, doubles_optional = _counts(optional)
+    pool = Pool(required=freeze(required_counts), optional=freeze(optional_counts),
                 jokers_required=jokers_required, jokers_optional=jokers_optional,
                 doubles_required=doubles_required, doubles_optional=doubles_optional)
     jokers = pool.jokers_required + pool.jokers_optional
@@ -372,8 +357,8 @@ def arrange(tiles: Sequence[Tile], *, preset: Preset = PRESSMAN,
 
 def _why_not(tiles: Sequence[Tile], preset: Preset, deadline: float) -> Reason:
     """The reason a player understands: a tile that fits nowhere, or the one tile too many."""
-    counts = _counts(tiles)
-    joker_width = (_jokers(tiles, JokerKind.REGULAR) + 2 * _jokers(tiles, JokerKind.DOUBLE))
+    counts, jokers, doubles = _counts(tiles)
+    joker_width = jokers + 2 * doubles
     special = [t for t in tiles if t.joker in (JokerKind.MIRROR, JokerKind.COLOUR_CHANGE)]
     loners = [tile for tile in sorted(set(tiles), key=Tile.sort_key)
               if tile.number is not None and not _fits_somewhere(tile, counts, joker_width)]

@@ -215,7 +215,7 @@ BOX = [Tile.numbered(colour, number) for colour in Colour for number in range(1,
 
 def _one_way(tiles: list[Tile], *, mirrored: bool) -> bool:
     """Whether the search alone, on the tiles as they are or mirrored, lays them all."""
-    counts = _counts(tiles)
+    counts = _counts(tiles)[0]
     if mirrored:
         counts = [[0, *row[13:0:-1]] for row in counts]
     layer = Layer(tuple(map(tuple, counts)), tuple((0,) * 14 for _ in range(4)),
@@ -242,7 +242,7 @@ def test_the_search_answers_the_same_on_the_tiles_mirrored(indexes, jokers) -> N
 def test_a_plan_found_mirrored_reads_back_as_legal_sets() -> None:
     # R1 R2 R3 | D R12 R13 and a group of 5s with a double joker, searched mirrored only
     tiles = parse_tiles("R1 R2 R3 R12 R13 D K5 B5 D")
-    counts = _counts(tiles)
+    counts = _counts(tiles)[0]
     mirrored = tuple((0, *row[13:0:-1]) for row in counts)
     layer = Layer(mirrored, tuple((0,) * 14 for _ in range(4)), jokers=0, doubles=2,
                   weights=(1,) * 14, deadline=time.monotonic() + 60)
