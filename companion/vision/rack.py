@@ -251,11 +251,15 @@ def _apart(first: _Row, other: _Row) -> float:
     return float((other.origin - first.origin) @ first.down) / first.tile_height
 
 
+def _tier_like(first: _Row, other: _Row) -> bool:
+    """Whether ``other``'s tiles are of a height like ``first``'s and its line parallel."""
+    return (TIER_HEIGHTS[0] < other.tile_height / first.tile_height < TIER_HEIGHTS[1]
+            and abs(float(other.right @ first.right)) > PARALLEL_COS)
+
+
 def _other_tier(first: _Row, other: _Row) -> bool:
-    alike = TIER_HEIGHTS[0] < other.tile_height / first.tile_height < TIER_HEIGHTS[1]
-    parallel = abs(float(other.right @ first.right)) > PARALLEL_COS
-    return alike and parallel and TIER_APART[0] < abs(_apart(first, other)) < TIER_APART[1] \
-        and _overlap(first, other)
+    return _tier_like(first, other) \
+        and TIER_APART[0] < abs(_apart(first, other)) < TIER_APART[1] and _overlap(first, other)
 
 
 def _hidden_tier(first: _Row, group: list[int],
@@ -277,9 +281,8 @@ def _hidden_tier(first: _Row, group: list[int],
     slack = tile_width / 2
     over_rack = all(first.extent[0] - slack <= a + shift <= first.extent[1] + slack
                     for a in along)
-    alike = TIER_HEIGHTS[0] < tile_height / first.tile_height < TIER_HEIGHTS[1]
-    parallel = abs(float(right @ first.right)) > PARALLEL_COS
-    if alike and parallel and over_rack and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
+    if _tier_like(first, tier) and over_rack \
+            and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
         return tier
     return None
 
@@ -445,9 +448,7 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     # also runs along the row, but the band above it is not of one colour, so the next edge
     # down is tried; an edge that does not show beside the tiles as a ledge's would ends
     # the search (what lies deeper is no bar the tiles stand on)
-    candidates = [first + int(i) for i in range(len(support))
-                  if support[i] >= BAR_SUPPORT
-                  and support[i] >= support[max(i - 1, 0):i + 2].max()]
+    candidates = _edge_depths(support, first)
     # no ledge's edge under the row: the row may be a two-tier rack's upper tier with its lower
     # tier empty, the upper ledge black on the lower tier's black board, the first edge under
     # it the lower tier's own lower edge (a tile height and more down); such a row is taken
@@ -462,9 +463,7 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_last = zero + int(DEEP_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
-        candidates = [deep_first + int(i) for i in range(len(deep_support))
-                      if deep_support[i] >= BAR_SUPPORT
-                      and deep_support[i] >= deep_support[max(i - 1, 0):i + 2].max()][:1]
+        candidates = _edge_depths(deep_support, deep_first)[:1]
         deep = True
     for edge_depth in candidates:
         # where no tile stands, within two tiles of the row, the bar must show too: its
@@ -493,6 +492,13 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         if row is not None:
             return replace(row, ledge_seen=not deep)
     return None
+
+
+def _edge_depths(support: np.ndarray, first: int) -> list[int]:
+    """The strip rows, from ``first`` down, where an edge shows under BAR_SUPPORT of the row
+    and more than at the rows beside (the peaks), nearest first."""
+    return [first + i for i in range(len(support))
+            if support[i] >= BAR_SUPPORT and support[i] >= support[max(i - 1, 0):i + 2].max()]
 
 
 def _rack_against_table(strip: np.ndarray, edge_depth: int, columns: np.ndarray) -> bool:

@@ -179,8 +179,7 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
     short, long = sorted(box.size)
     if abs(long / (2 * typical[0]) - 1) > SIZE_SLACK or abs(short / typical[1] - 1) > SIZE_SLACK:
         return []
-    first, second = _axes(box)
-    along = first if box.size[0] >= box.size[1] else second
+    along = _long_axis(box)
     angle = float(np.degrees(np.arctan2(along[1], along[0])))
     splits = []
     for height in (short,) if short <= typical[1] else (short, float(typical[1])):
