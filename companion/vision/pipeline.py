@@ -14,7 +14,7 @@ from companion.vision.detect import FoundTile, find_tiles
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
-from companion.vision.quality import check_light, check_readable
+from companion.vision.quality import brightened, check_colour, check_readable, exposure_gain
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import second_outlines
 
@@ -63,19 +63,23 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     The tiles are found in ``photo.image`` (a JPEG decoded at a half or a quarter of its
     size); each tile is then cut from the smallest decode in which it is still at least
     CROP_SOURCE_WIDTH pixels wide, so a big photo is decoded at full size only when its tiles
-    are small. Outlines come back in the photo's own pixels. ``upright`` is for tiles standing
-    on a rack: a tile seen from above at a slant looks almost square, and its long side may
-    then lie across; it is read with its top towards the top of the photo instead.
+    are small. A dim photo is brightened first (``quality.exposure_gain``); a black-and-white
+    one is refused (``quality.check_colour``). Outlines come back in the photo's own pixels.
+    ``upright`` is for tiles standing on a rack: a tile seen from above at a slant looks
+    almost square, and its long side may then lie across; it is read with its top towards
+    the top of the photo instead.
     """
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     factor = photo.factor
-    check_light(photo.image)
-    found = [tile.scaled(factor) for tile in find_tiles(photo.image)]
+    gain = exposure_gain(photo.image)
+    image = brightened(photo.image, gain)
+    found = [tile.scaled(factor) for tile in find_tiles(image)]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")
+    check_colour(photo.image)
 
     def corners_of(tile: FoundTile) -> np.ndarray:
         corners = canonical_corners(tile.rect)
@@ -87,10 +91,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     narrow = float(np.percentile([tile.short_side for tile in found], 10))
     crop_factor = next((f for f in (4, 2) if f <= factor and narrow / f >= CROP_SOURCE_WIDTH),
                        1)
-    source = photo.at(crop_factor)
+    source = image if crop_factor == factor else brightened(photo.at(crop_factor), gain)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
-    check_readable(crops, probabilities.max(axis=1) < LOW_CONFIDENCE)
+    check_readable(crops, probabilities.max(axis=1), threshold=LOW_CONFIDENCE, gain=gain)
     replaced: set[int] = set()
     for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
                                 source=source, crop_factor=crop_factor, corners_of=corners_of,
