@@ -16,7 +16,7 @@ from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
 from companion.vision.quality import brightened, check_colour, check_readable, exposure_gain
 from companion.vision.reading import PhotoReading, ReadTile
-from companion.vision.refine import second_outlines
+from companion.vision.refine import second_outlines, tiles_beside
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
 # before the second outlines (refine.py): the most confident misread was 0.36 on valid/, 0.72
@@ -33,6 +33,7 @@ MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # margin), which took a half-size decode for the 12 MP photo of 54 tiles.
 CROP_SOURCE_WIDTH = 48
 ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
+BESIDE_ROUNDS = 3  # a set's missed tiles are looked for beside its sure ones, outwards
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,6 +109,23 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         keep = [i for i in range(len(found)) if i not in replaced]
         found, corners = [found[i] for i in keep], [corners[i] for i in keep]
         probabilities, upside_down = probabilities[keep], upside_down[keep]
+    around: list[int] | None = None
+    for _ in range(0 if upright else BESIDE_ROUNDS):
+        beside = tiles_beside(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
+                              source=source, crop_factor=crop_factor, corners_of=corners_of,
+                              around=around)
+        if not beside:
+            break
+        gone = {i for kept in beside for i in kept.alternative.replaces}
+        keep = [i for i in range(len(found)) if i not in gone]
+        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
+        probabilities, upside_down = probabilities[keep], upside_down[keep]
+        around = list(range(len(found), len(found) + len(beside)))
+        for kept in beside:
+            found += kept.alternative.tiles
+            corners += kept.corners
+            probabilities = np.concatenate([probabilities, kept.probabilities])
+            upside_down = np.concatenate([upside_down, kept.upside_down])
     best = probabilities.argmax(axis=1)
     if not upright:
         # on a rack the photo's up is the tiles' up; on a table the reader says which end is up

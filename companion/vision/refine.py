@@ -13,6 +13,9 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
 - **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
+Off a rack, a tile the detector missed altogether is looked for **beside** a sure tile, where
+its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above).
+
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
 needs only the first), and when it covers no other tile the reader was sure of. All
@@ -22,12 +25,13 @@ photos with unsure (or, on a rack, askew) tiles.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
+from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import FoundTile
 from companion.vision.networks import read_crops
@@ -272,3 +276,111 @@ def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray
                                     False) >= 0:
                 return True
     return False
+
+
+
+BESIDE_STEP = 1.04  # centre to centre of two tiles of a set, in tile widths (a hairline apart)
+BESIDE_OVERLAP = 0.25  # a box beside a tile may cover this share of a sure tile, no more
+# The reader never learned "no tile": shown a stretch of bare table, it says joker, often at
+# 0.9 or more (250 such boxes beside the sets of the 537 train/ photos). A box beside a set is
+# taken only when it reads as a numbered tile.
+JOKER_CLASS = len(TILE_CLASSES) - 1
+# A box beside a tile is read only when its middle has the colour of the tile's own middle
+# (ΔE, CIELab): tiles share one face colour, a table seldom has it. Measured on a quarter of
+# train/: of 1174 boxes beside sure tiles, the 6 read surely as a tile were all under ΔE 5,
+# and 34 boxes in all under 10, so the reader is spared nearly every box of bare table.
+FACE_LIKE = 12.0
+
+
+def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
+                 source: np.ndarray, crop_factor: int,
+                 corners_of: Callable[[FoundTile], np.ndarray],
+                 around: Iterable[int] | None = None) -> list[Kept]:
+    """Tiles the detector missed, or outlined badly, beside a tile read surely, where its set
+    goes on.
+
+    Tiles of a set lie side by side, so a box of the sure tile's size and slant is tried one
+    tile width to either side of it (of the tiles ``around``, else of every sure tile), where
+    it covers no sure tile; it replaces the unsure tiles whose centres it covers. Kept when
+    the reader reads it at ``threshold`` or more, and more surely than what it replaces.
+    """
+    sure = confidence >= threshold
+    starts = [int(i) for i in (np.flatnonzero(sure) if around is None else around) if sure[i]]
+    if not starts:
+        return []
+    height, width = source.shape[0] * crop_factor, source.shape[1] * crop_factor
+    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+    alternatives: list[Alternative] = []
+    for index in starts:
+        tile = found[index]
+        across = _long_axis(tile) @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        for sign in (-1.0, 1.0):
+            centre = np.array(tile.centre) + sign * across * tile.short_side * BESIDE_STEP
+            if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+                continue
+            slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle,
+                             tile.score)
+            if any(np.hypot(*(centre - np.array(other.tiles[0].centre))) < 0.5 * tile.short_side
+                   for other in alternatives) or _overlaps(slot, sure_tiles):
+                continue
+            if _face_difference(source, tile, slot, crop_factor) > FACE_LIKE:
+                continue
+            box = cv2.boxPoints(slot.rect).astype(np.float32)
+            covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
+                box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
+            alternatives.append(Alternative(covered, (slot,)))
+    if not alternatives:
+        return []
+    corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
+    probabilities, upside_down = read_crops(crops)
+    surest = probabilities.max(axis=1)
+    kept: list[Kept] = []
+    taken: list[FoundTile] = []
+    replaced: set[int] = set()
+    for number in np.argsort(-surest):
+        alternative = alternatives[number]
+        beaten = max((float(confidence[i]) for i in alternative.replaces), default=0.0)
+        if surest[number] < threshold or surest[number] <= beaten \
+                or int(probabilities[number].argmax()) == JOKER_CLASS \
+                or not replaced.isdisjoint(alternative.replaces) \
+                or _overlaps(alternative.tiles[0], taken):
+            continue
+        taken.append(alternative.tiles[0])
+        replaced.update(alternative.replaces)
+        kept.append(Kept(alternative, (corners[number],), probabilities[number:number + 1],
+                         upside_down[number:number + 1]))
+    return kept
+
+
+def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:
+    """Whether the slot lies over the centre of any of the tiles, or over more than
+    BESIDE_OVERLAP of one."""
+    corners = cv2.boxPoints(slot.rect).astype(np.float32)
+    area = slot.size[0] * slot.size[1]
+    for tile in tiles:
+        if cv2.pointPolygonTest(corners, (float(tile.centre[0]), float(tile.centre[1])),
+                                False) >= 0:
+            return True
+        kind, region = cv2.rotatedRectangleIntersection(slot.rect, tile.rect)
+        if kind != cv2.INTERSECT_NONE and region is not None and cv2.contourArea(
+                cv2.convexHull(region)) > BESIDE_OVERLAP * min(area, tile.size[0] * tile.size[1]):
+            return True
+    return False
+
+
+def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
+                     crop_factor: int) -> float:
+    """ΔE between the median colours of the middles (half the width across) of a tile and of
+    a box beside it, in ``source`` (the photo at 1/``crop_factor``)."""
+    colours = []
+    reach = max(1, round(tile.short_side / crop_factor / 4))
+    for centre in (tile.centre, slot.centre):
+        x, y = round(centre[0] / crop_factor), round(centre[1] / crop_factor)
+        patch = source[max(0, y - reach):y + reach, max(0, x - reach):x + reach]
+        if patch.size == 0:
+            return float("inf")
+        median = np.median(patch.reshape(-1, 3), axis=0).astype(np.uint8)
+        colours.append(cv2.cvtColor(median[None, None], cv2.COLOR_BGR2LAB)[0, 0]
+                       .astype(np.float64) * (100 / 255, 1.0, 1.0))
+    return float(np.linalg.norm(colours[0] - colours[1]))

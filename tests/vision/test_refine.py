@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.synthetic_set import hard_set
-from companion.vision import pipeline, read_image, read_photo
+from companion.vision import pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
@@ -48,6 +48,7 @@ def test_a_tile_read_surely_the_first_time_keeps_its_outline_and_reading(
     image = image_of(name_start)
     refined = find_and_read(image)
     monkeypatch.setattr(pipeline, "second_outlines", lambda *args, **options: [])
+    monkeypatch.setattr(pipeline, "BESIDE_ROUNDS", 0)
     first = find_and_read(image)
     kept = {(tuple(np.round(c.mean(axis=0), 2)), int(best))
             for c, best in zip(refined.corners, refined.best)}
@@ -103,3 +104,25 @@ def test_a_box_over_two_tiles_and_the_glare_beside_them_is_cut_into_the_two_tile
         read = [tile for tile in reading.tiles if cv2.pointPolygonTest(
             outline, tuple(float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
         assert [(tile.tile, tile.low_confidence) for tile in read] == [(true.tile, False)]
+
+
+def test_a_tile_the_detector_missed_in_a_set_is_found_beside_its_neighbour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # rummy-22 (a copy in train/): K10 K11 K12 K13 in a row; the detector's core map has no
+    # seed on K11, and the box beside the sure K12 reads it
+    read, truth = tiles_read_and_labelled("rummy-22_jpeg.rf.39e35a")
+    assert read == truth
+    monkeypatch.setattr(pipeline, "BESIDE_ROUNDS", 0)
+    read, truth = tiles_read_and_labelled("rummy-22_jpeg.rf.39e35a")
+    assert truth - read == Counter(["K11"])
+
+
+def test_bare_table_beside_a_set_is_not_taken_for_a_joker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # rummy4-30 (a copy in train/, white tiles on a white table): the reader, which never
+    # learned "no tile", reads three boxes of bare table beside the sets as jokers at 0.95+
+    read, truth = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
+    assert read == truth
+    monkeypatch.setattr(refine, "JOKER_CLASS", -1)
+    read, _ = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
+    assert read - truth == Counter({"J": 3})
