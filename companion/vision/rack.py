@@ -572,21 +572,13 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
         return None
     # a tile standing in line with the rack's tiles, less than a tile from them, stands on
     # the same rack even where the bar under it was not seen (shade, a dark rack's end)
-    # or where the bar's lower edge runs on under it (its colour lost in glare across a gap)
     kept_along = [a for a, _ in kept]
     left_out = sorted((a, i) for a, i in zip(along, group) if (a, i) not in kept)
-    edge_along = near[edge_depth - 2:edge_depth + 3].any(axis=0) & inside
-
-    def bar_under(a: float) -> bool:
-        under = (columns >= a - tile_width / 2) & (columns <= a + tile_width / 2)
-        return bool(edge_along[under].mean() >= BAR_SUPPORT) if under.any() else False
-
     grew = True
     while grew:
         grew = False
         for a, i in left_out:
-            if (a, i) not in kept and (min(abs(a - b) for b in kept_along) < 1.9 * tile_width
-                                       or bar_under(a)):
+            if (a, i) not in kept and min(abs(a - b) for b in kept_along) < 1.9 * tile_width:
                 kept.append((a, i))
                 kept_along.append(a)
                 grew = True

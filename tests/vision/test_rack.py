@@ -335,15 +335,6 @@ def test_the_tiles_of_a_second_rack_further_off_are_left_out() -> None:
     assert Counter(reading.rack) == Counter(render.rack_tiles)
 
 
-def test_a_tile_past_a_wide_gap_in_glare_stays_on_the_rack() -> None:
-    """Seed 31009003 ("a wide gap"): an R12 stands three tiles left of the rest of a red
-    rack's row, a lamp's glare on the bar between them; the bar's colour is lost there, its
-    lower edge is not."""
-    render = rack_of_kind("a wide gap", 31009003)
-    reading = read_rack(jpeg_bytes(render.image))
-    assert Counter(reading.rack) == Counter(render.rack_tiles)
-
-
 def test_the_added_render_options_leave_the_seeded_rack_renders_as_they_were() -> None:
     rows = random_rack(np.random.default_rng(5))
     plain = render_rack(rows, seed=5, size=(320, 240))
