@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--real-racks]
+        [--real-racks] [--rack-kinds 8]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
@@ -12,7 +12,8 @@ synthetic set also in laid order), whole-table verdict accuracy (the rules core'
 what was read against its verdict on the truth; a table called legal that is not is counted
 apart as a false "legal"), tiles missed, how many misreads (tiles found but read wrong: a
 missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
-rack reader is measured on a fixed set of rack renders (``racks``) and, with ``--real-racks``,
+rack reader is measured on a fixed set of rack renders (``racks``), on a fixed set of each kind
+of rack photo a real evening brings (``--rack-kinds``) and, with ``--real-racks``,
 on the labelled photos: the 24 of racks, and the table photos it must refuse. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
@@ -410,6 +411,54 @@ def racks(count: int) -> dict[str, float | int | str]:
     }
 
 
+RACK_KIND_SEEDS = 30_000_000  # the fixed set of each kind: seeds from here, 1000 a kind
+
+
+def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
+               ) -> dict[str, dict[str, str | int]]:
+    """The rack reader on ``per_kind`` renders of each kind a real evening brings
+    (``training.synthetic_rack.RACK_KINDS``: rack colours and wood, the classic design, one
+    row, straight from the front or from above, many or few tiles, a wide gap, both jokers,
+    glossy tiles, a hand or a second rack in the frame, a set lying in front). Kind ``k``'s
+    seeds start at ``first_seed + 1000 k``; the benchmark's set is RACK_KIND_SEEDS, never
+    tuned on (tune on other seeds)."""
+    from collections import Counter
+
+    from training.synthetic_rack import RACK_KINDS, rack_of_kind
+
+    results: dict[str, dict[str, str | int]] = {}
+    totals: Counter[str] = Counter()
+    for k, kind in enumerate(RACK_KINDS):
+        tally: Counter[str] = Counter()
+        for seed in range(first_seed + 1000 * k, first_seed + 1000 * k + per_kind):
+            render = rack_of_kind(kind, seed)
+            truth = Counter(render.rack_tiles)
+            tally["tiles"] += len(render.rack_tiles)
+            tally["off the rack"] += len(render.stray) + len(render.others)
+            try:
+                reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
+            except PhotoError:
+                continue
+            read = Counter(reading.rack)
+            tally["found"] += 1
+            tally["exact"] += read == truth
+            tally["right"] += sum((truth & read).values())
+            tally["extra"] += sum((read - truth).values())
+            tally["confident misreads"] += sum(1 for tile in reading.tiles
+                                               if not tile.low_confidence
+                                               and tile.tile not in truth)
+        totals += tally
+        results[kind] = _kind_summary(tally, per_kind)
+    results["all kinds"] = _kind_summary(totals, per_kind * len(RACK_KINDS))
+    return results
+
+
+def _kind_summary(tally: dict[str, int], count: int) -> dict[str, str | int]:
+    return {"found": f"{tally['found']}/{count}", "exact": f"{tally['exact']}/{count}",
+            "tiles read right": f"{tally['right']}/{tally['tiles']}",
+            "extra tiles": tally["extra"], "confident misreads": tally["confident misreads"]}
+
+
 # The labelled photos of a rack (black two-tier racks, every labelled tile standing on it): the
 # first copy of each; the dataset's other photos are of tiles lying on a table, with no rack.
 REAL_RACK_PHOTOS = tuple([f"rummy3-{n}_" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -487,6 +536,10 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=36,
                         help="photos of the harder synthetic kinds (0: none)")
     parser.add_argument("--racks", type=int, default=40, help="rack photos (0: none)")
+    parser.add_argument("--rack-kinds", type=int, default=0,
+                        help="renders of each kind of rack photo (RACK_KINDS; 0: none)")
+    parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
+                        help="first seed of the kinds (the default is the fixed, held-out set)")
     parser.add_argument("--real-racks", action="store_true",
                         help="the rack reader on the real labelled photos (racks and tables)")
     parser.add_argument("--json", type=Path)
@@ -530,6 +583,12 @@ def main() -> None:
         print(f"== racks ({args.racks} rendered rack photos)")
         for key, value in results["racks"].items():
             print(f"  {key:36s} {value}")
+    if args.rack_kinds:
+        results["rack kinds"] = by_kind = rack_kinds(args.rack_kinds, args.rack_kinds_seed)
+        print(f"== rack kinds ({args.rack_kinds} renders each, seeds from "
+              f"{args.rack_kinds_seed})")
+        for kind, summary in by_kind.items():
+            print(f"  {kind:28s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if args.real_racks:
         real = real_racks()
         results["real racks"] = real

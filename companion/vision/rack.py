@@ -40,7 +40,13 @@ PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
 UNREADABLE = 0.1  # a "tile" read at under this (about 0.02 is a uniform guess) is no tile
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
 TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
-TIER_APART = (0.9, 2.3)  # the tiers' bottom lines lie this many tile heights apart
+# the lower tier stands nearer the camera than the upper one, so its tiles look as tall or
+# taller (on the real racks 1.10–1.18 times, on the renders 0.97–1.20); a row below the rack's
+# row with shorter tiles is further off than a tier (tiles lying on the table in front, seen
+# foreshortened), a row above with taller ones nearer
+LOWER_TIER_AT_LEAST = 0.9
+UPPER_TIER_AT_MOST = 1.12
+TIER_APART = (0.9, 1.9)  # the tiers' bottom lines lie this many tile heights apart
 HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
@@ -252,8 +258,12 @@ def _apart(first: _Row, other: _Row) -> float:
 
 
 def _tier_like(first: _Row, other: _Row) -> bool:
-    """Whether ``other``'s tiles are of a height like ``first``'s and its line parallel."""
-    return (TIER_HEIGHTS[0] < other.tile_height / first.tile_height < TIER_HEIGHTS[1]
+    """Whether ``other``'s tiles are of a height like ``first``'s, as tall or taller below it
+    (nearer the camera) and as tall or shorter above it, and its line parallel."""
+    ratio = other.tile_height / first.tile_height
+    nearer_looks_taller = ratio >= LOWER_TIER_AT_LEAST if _apart(first, other) > 0 \
+        else ratio <= UPPER_TIER_AT_MOST
+    return (TIER_HEIGHTS[0] < ratio < TIER_HEIGHTS[1] and nearer_looks_taller
             and abs(float(other.right @ first.right)) > PARALLEL_COS)
 
 

@@ -20,7 +20,7 @@ from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_ima
 from companion.vision.classes import tile_from_dataset_name
 from tests.vision.conftest import jpeg_bytes, labelled_photo, png_bytes
 from training.synthetic import random_table, render_table
-from training.synthetic_rack import RenderedRack, random_rack, render_rack
+from training.synthetic_rack import RACK_KINDS, RenderedRack, rack_of_kind, random_rack, render_rack
 
 SIZE = (960, 720)
 
@@ -311,3 +311,49 @@ def test_a_big_jpeg_is_read_from_a_reduced_decode_with_outlines_in_its_own_pixel
     for read in reading.tiles:
         centre = np.mean(read.outline, axis=0)
         assert np.min(np.linalg.norm(truth_centres - centre, axis=1)) < 40  # px of 3840
+
+
+def test_a_set_lying_on_the_table_in_front_of_a_rack_is_not_its_lower_tier() -> None:
+    """Seed 31014007 ("a set in front"): three tiles lie as a set just in front of a white
+    rack of one row, a tile height under it. Lying flat they look shorter than the rack's
+    standing tiles, and a rack's lower tier, nearer the camera, looks as tall or taller."""
+    render = rack_of_kind("a set in front", 31014007)
+    assert len(render.rows) == 1 and len(render.stray) == 3
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 1
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert len(reading.ignored) >= len(render.stray)
+
+
+def test_the_tiles_of_a_second_rack_further_off_are_left_out() -> None:
+    """Seed 31013007 ("a second rack"): another player's rack, its tiles three quarters as
+    tall, stands above the rack in the photo and runs out of the frame; two of its tiles
+    were once taken for the rack's upper tier (2.1 tile heights above, further than a tier)."""
+    render = rack_of_kind("a second rack", 31013007)
+    assert render.others
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_the_added_render_options_leave_the_seeded_rack_renders_as_they_were() -> None:
+    rows = random_rack(np.random.default_rng(5))
+    plain = render_rack(rows, seed=5, size=(320, 240))
+    with_defaults = render_rack(rows, seed=5, size=(320, 240), lip=0.0, wide_gap=0.0,
+                                glossy=False, hand=False, second_rack=False, laid_in_front=0)
+    assert np.array_equal(plain.image, with_defaults.image)
+
+
+def test_each_kind_of_rack_render_is_what_its_name_says() -> None:
+    assert len(RACK_KINDS) == 15
+    kinds = {kind: rack_of_kind(kind, 20_000_000, size=(640, 480)) for kind in RACK_KINDS}
+    for render in kinds.values():
+        assert render.rack_tiles == tuple(tile for row in render.rows for tile in row)
+    assert kinds["wooden rack"].rack_colour == "wood"
+    assert kinds["classic design"].design == "classic"
+    assert len(kinds["one row"].rows) == 1
+    assert len(kinds["many tiles"].rack_tiles) >= 20
+    assert 1 <= len(kinds["few tiles"].rack_tiles) <= 3
+    assert sum(tile.is_joker for tile in kinds["both jokers"].rack_tiles) == 2
+    assert kinds["from the front"].slant < 0.1
+    assert kinds["from above"].slant > 0.4
+    assert kinds["a second rack"].others and kinds["a set in front"].stray
