@@ -43,6 +43,10 @@ PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
 SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
+# A box the reader reads as no tile at all (its likeliest class under this, about five times a
+# uniform guess, as for a rack's blank board in rack.py) is bare table, not a piece of a tile:
+# no whole tile is laid over it (a box half over bare table reads as a joker, at up to 0.91).
+BLANK = 0.1
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         if not sure[index]:
             alternatives += _joins(index, found, sure, typical)
             alternatives += _splits(index, tile, typical)
-            alternatives += _wholes(index, found, sure, typical)
+            if confidence[index] >= BLANK:
+                alternatives += _wholes(index, found, sure, typical)
             if not upright and tile.short_side > SQUARISH * tile.long_side:
                 alternatives.append(Alternative((index,), (tile,), turned=True))
         if upright and _askew(tile, found[nearest[0]]):

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.synthetic_set import hard_set
+from benchmarks.synthetic_set import hard_set, synthetic_set
 from companion.vision import pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
@@ -126,3 +126,21 @@ def test_bare_table_beside_a_set_is_not_taken_for_a_joker(
     monkeypatch.setattr(refine, "JOKER_CLASS", -1)
     read, _ = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
     assert read - truth == Counter({"J": 3})
+
+
+def test_no_whole_tile_is_laid_over_a_box_of_bare_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # render 26 of synthetic_set(60, seed=3033): a box of patterned cloth at the photo's top
+    # edge reads as nothing (0.09); a whole tile's box laid over it, half on the cloth and half
+    # on a K11, read as a joker at 0.91, a tile that is not there
+    render = synthetic_set(27, seed=3033)[26]
+    outlines = [np.array(t.outline, np.float32) for t in render.tiles]
+
+    def confident_extras() -> list[str]:
+        reading = read_image(render.image)
+        return [str(tile.tile) for tile in reading.tiles if not tile.low_confidence and not any(
+            cv2.pointPolygonTest(outline, tuple(float(v) for v in np.mean(tile.outline, axis=0)),
+                                 False) >= 0 for outline in outlines)]
+
+    assert confident_extras() == []
+    monkeypatch.setattr(refine, "BLANK", 0.0)
+    assert confident_extras() == ["J"]
