@@ -33,7 +33,7 @@ MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # margin), which took a half-size decode for the 12 MP photo of 54 tiles.
 CROP_SOURCE_WIDTH = 48
 ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
-BESIDE_ROUNDS = 3  # a set's missed tiles are looked for beside its sure ones, outwards
+BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, outwards
 
 
 @dataclass(frozen=True, eq=False)
