@@ -27,13 +27,17 @@ from companion.vision.refine import second_outlines, tiles_beside
 # them is a misread on any set; with them the most confident misread is 0.36, 0.72 and 0.37.
 LOW_CONFIDENCE = 0.9
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
+# A photo shorter than this on its long side holds a table's tiles only under MIN_TILE_PIXELS
+# wide (a render of 19 tiles shrunk to 320 px is still read, to 160 px not): when nothing is
+# found in it, the answer says the photo is too small, not how to photograph a table.
+SMALL_PHOTO = 400
 # A tile is cut from a reduced decode only when it stays at least this wide there: the
 # reader's crop is 48 px wide (the tile 45 px of it), so the crop is never blown up. `valid/`
 # scaled up 4 and 6 times and read from JPEG bytes reads the same at 48 as at 56 (the old
 # margin), which took a half-size decode for the 12 MP photo of 54 tiles.
 CROP_SOURCE_WIDTH = 48
 ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
-BESIDE_ROUNDS = 3  # a set's missed tiles are looked for beside its sure ones, outwards
+BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, outwards
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +81,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     image = brightened(photo.image, gain)
     found = [tile.scaled(factor) for tile in find_tiles(image)]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
+    if not found and max(photo.width, photo.height) < SMALL_PHOTO:
+        raise PhotoError(f"no tiles found in a photo this small ({photo.width}×{photo.height} "
+                         "pixels): send the photo as the phone took it, not a thumbnail or a "
+                         "preview", "no_tiles")
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")

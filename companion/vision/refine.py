@@ -43,6 +43,10 @@ PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
 SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
+# A box the reader reads as no tile at all (its likeliest class under this, about five times a
+# uniform guess, as for a rack's blank board in rack.py) is bare table, not a piece of a tile:
+# no whole tile is laid over it (a box half over bare table reads as a joker, at up to 0.91).
+BLANK = 0.1
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         if not sure[index]:
             alternatives += _joins(index, found, sure, typical)
             alternatives += _splits(index, tile, typical)
-            alternatives += _wholes(index, found, sure, typical)
+            if confidence[index] >= BLANK:
+                alternatives += _wholes(index, found, sure, typical)
             if not upright and tile.short_side > SQUARISH * tile.long_side:
                 alternatives.append(Alternative((index,), (tile,), turned=True))
         if upright and _askew(tile, found[nearest[0]]):
@@ -290,6 +295,9 @@ JOKER_CLASS = len(TILE_CLASSES) - 1
 # train/: of 1174 boxes beside sure tiles, the 6 read surely as a tile were all under ΔE 5,
 # and 34 boxes in all under 10, so the reader is spared nearly every box of bare table.
 FACE_LIKE = 12.0
+PLAUSIBLE = 0.3  # a box beside a tile read as a tile at least this surely is tried shifted
+# ...by these fractions of the tile's width (across the set) and height (along its long side)
+BESIDE_SHIFTS = ((0.12, 0.0), (-0.12, 0.0), (0.0, 0.08), (0.0, -0.08))
 
 
 def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
@@ -301,8 +309,10 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
 
     Tiles of a set lie side by side, so a box of the sure tile's size and slant is tried one
     tile width to either side of it (of the tiles ``around``, else of every sure tile), where
-    it covers no sure tile; it replaces the unsure tiles whose centres it covers. Kept when
-    the reader reads it at ``threshold`` or more, and more surely than what it replaces.
+    it covers no sure tile; it replaces the unsure tiles whose centres it covers. A box read
+    as a tile but unsure (the neighbour's own box a little off, or the gap between them wider)
+    is tried again a little shifted each way (BESIDE_SHIFTS). Kept when the reader reads it
+    at ``threshold`` or more, and more surely than what it replaces.
     """
     sure = confidence >= threshold
     starts = [int(i) for i in (np.flatnonzero(sure) if around is None else around) if sure[i]]
@@ -310,31 +320,62 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
         return []
     height, width = source.shape[0] * crop_factor, source.shape[1] * crop_factor
     sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+
+    def placed(tile: FoundTile, centre: np.ndarray) -> Alternative | None:
+        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+            return None
+        slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle, tile.score)
+        if _overlaps(slot, sure_tiles):
+            return None
+        box = cv2.boxPoints(slot.rect).astype(np.float32)
+        covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
+            box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
+        return Alternative(covered, (slot,))
+
     alternatives: list[Alternative] = []
+    origins: list[FoundTile] = []
     for index in starts:
         tile = found[index]
         across = _long_axis(tile) @ np.array([[0.0, -1.0], [1.0, 0.0]])
         for sign in (-1.0, 1.0):
             centre = np.array(tile.centre) + sign * across * tile.short_side * BESIDE_STEP
-            if not (0 <= centre[0] < width and 0 <= centre[1] < height):
-                continue
-            slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle,
-                             tile.score)
             if any(np.hypot(*(centre - np.array(other.tiles[0].centre))) < 0.5 * tile.short_side
-                   for other in alternatives) or _overlaps(slot, sure_tiles):
+                   for other in alternatives):
                 continue
-            if _face_difference(source, tile, slot, crop_factor) > FACE_LIKE:
+            alternative = placed(tile, centre)
+            if alternative is None or _face_difference(
+                    source, tile, alternative.tiles[0], crop_factor) > FACE_LIKE:
                 continue
-            box = cv2.boxPoints(slot.rect).astype(np.float32)
-            covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
-                box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
-            alternatives.append(Alternative(covered, (slot,)))
+            alternatives.append(alternative)
+            origins.append(tile)
     if not alternatives:
         return []
-    corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
-    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down = read_crops(crops)
+    probabilities, upside_down, corners = _read_slots(alternatives, source, crop_factor,
+                                                      corners_of)
     surest = probabilities.max(axis=1)
+    plausible = [number for number in range(len(alternatives))
+                 if PLAUSIBLE <= surest[number] < threshold
+                 and int(probabilities[number].argmax()) != JOKER_CLASS]
+    shifted: list[tuple[int, Alternative]] = []
+    for number in plausible:
+        tile, slot = origins[number], alternatives[number].tiles[0]
+        along = _long_axis(tile)
+        across = along @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        for step_across, step_along in BESIDE_SHIFTS:
+            centre = np.array(slot.centre) + across * step_across * tile.short_side \
+                + along * step_along * tile.long_side
+            alternative = placed(tile, centre)
+            if alternative is not None:
+                shifted.append((number, alternative))
+    if shifted:
+        more, more_up, more_corners = _read_slots([a for _, a in shifted], source, crop_factor,
+                                                  corners_of)
+        for (number, alternative), reading, up, tile_corners in zip(shifted, more, more_up,
+                                                                    more_corners):
+            if reading.max() > surest[number]:
+                alternatives[number], corners[number] = alternative, tile_corners
+                probabilities[number], upside_down[number] = reading, up
+                surest[number] = reading.max()
     kept: list[Kept] = []
     taken: list[FoundTile] = []
     replaced: set[int] = set()
@@ -351,6 +392,17 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
         kept.append(Kept(alternative, (corners[number],), probabilities[number:number + 1],
                          upside_down[number:number + 1]))
     return kept
+
+
+def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,
+                corners_of: Callable[[FoundTile], np.ndarray]
+                ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The reader's class probabilities and P(upside down) for one-tile alternatives, and the
+    corners their crops were cut along."""
+    corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
+    probabilities, upside_down = read_crops(crops)
+    return probabilities, upside_down, corners
 
 
 def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:

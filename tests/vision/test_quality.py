@@ -52,3 +52,14 @@ def test_a_black_and_white_photo_is_refused_for_its_colours() -> None:
         with pytest.raises(PhotoError, match="black and white") as refused:
             read_photo(jpeg_bytes(image))
         assert refused.value.code == "unreadable"
+
+
+def test_a_thumbnail_is_answered_with_its_size_not_how_to_photograph_a_table() -> None:
+    from training.synthetic import random_table, render_table
+
+    render = render_table(random_table(np.random.default_rng(5)), seed=5, glare=False)
+    assert len(read_photo(jpeg_bytes(cv2.resize(render.image, (320, 240),
+                                                interpolation=cv2.INTER_AREA))).tiles) == 19
+    with pytest.raises(PhotoError, match=r"this small \(160×120 pixels\)") as refused:
+        read_photo(jpeg_bytes(cv2.resize(render.image, (160, 120), interpolation=cv2.INTER_AREA)))
+    assert refused.value.code == "no_tiles"

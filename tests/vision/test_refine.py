@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.synthetic_set import hard_set
+from benchmarks.synthetic_set import hard_set, synthetic_set
 from companion.vision import pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
@@ -120,9 +120,53 @@ def test_a_tile_the_detector_missed_in_a_set_is_found_beside_its_neighbour(
 def test_bare_table_beside_a_set_is_not_taken_for_a_joker(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # rummy4-30 (a copy in train/, white tiles on a white table): the reader, which never
-    # learned "no tile", reads three boxes of bare table beside the sets as jokers at 0.95+
+    # learned "no tile", reads boxes of bare table beside the sets as jokers at 0.95+
     read, truth = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
     assert read == truth
     monkeypatch.setattr(refine, "JOKER_CLASS", -1)
     read, _ = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
-    assert read - truth == Counter({"J": 3})
+    assert set(read - truth) == {"J"}
+
+
+def test_no_whole_tile_is_laid_over_a_box_of_bare_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # render 26 of synthetic_set(60, seed=3033): a box of patterned cloth at the photo's top
+    # edge reads as nothing (0.09); a whole tile's box laid over it, half on the cloth and half
+    # on a K11, read as a joker at 0.91, a tile that is not there
+    render = synthetic_set(27, seed=3033)[26]
+    outlines = [np.array(t.outline, np.float32) for t in render.tiles]
+
+    def confident_extras() -> list[str]:
+        reading = read_image(render.image)
+        return [str(tile.tile) for tile in reading.tiles if not tile.low_confidence and not any(
+            cv2.pointPolygonTest(outline, tuple(float(v) for v in np.mean(tile.outline, axis=0)),
+                                 False) >= 0 for outline in outlines)]
+
+    assert confident_extras() == []
+    monkeypatch.setattr(refine, "BLANK", 0.0)
+    assert confident_extras() == ["J"]
+
+
+def test_tiles_washed_out_on_a_white_table_are_found_along_their_set(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # render 55 of the benchmark's synthetic set: white tiles on a white table under glare;
+    # the detector sees R9 R10 but not R11 R12, and R13 only in part (read R2). The box
+    # beside R10 reads R11 at 0.85, shifted an eighth of a tile across at 0.93; then R12,
+    # then R13 in place of the part
+    render = synthetic_set(56)[55]
+    row = [t for t in render.tiles if str(t.tile) in ("R11", "R12", "R13")
+           and 300 < np.mean(t.outline, axis=0)[1] < 450]
+    assert len(row) == 3
+
+    def read_there() -> list[tuple[str, bool]]:
+        reading = read_image(render.image)
+        found = []
+        for true in row:
+            outline = np.array(true.outline, np.float32)
+            found += [(str(tile.tile), tile.low_confidence) for tile in reading.tiles
+                      if cv2.pointPolygonTest(outline, tuple(
+                          float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
+        return found
+
+    assert read_there() == [("R11", False), ("R12", False), ("R13", False)]
+    monkeypatch.setattr(refine, "BESIDE_SHIFTS", ())
+    assert read_there() == [("R2", True)]
