@@ -54,6 +54,7 @@ BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in t
 DEEP_EDGE_TO = 1.8  # ... or, no ledge showing, the lower tier's board's (see _row_on_bar)
 DEEP_EDGE_DELTA = 25.0  # ΔE between a rack's board and the table at the rack's lower edge
 EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
+DARK_BELOW, DARK_EDGE_SHARE = 15.0, 0.4  # below L 15, an edge steps less (see _strip_edges)
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
@@ -529,7 +530,16 @@ def _strip_edges(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
     # an edge is a step well above the column's own texture (cloth and wood grain step too)
     texture = np.median(step[1:-1], axis=0)
-    edges = (step > EDGE_STEP) & (step > EDGE_OVER_TEXTURE * texture[None, :])
+    # in the dark (a black rack on a dark table) the same shade of light steps less: the
+    # step asked for shrinks with the lightness about it, down to DARK_EDGE_SHARE of it
+    lightness = np.zeros(strip.shape[:2], np.float32)
+    lightness[1:-1] = (strip[2:, :, 0] + strip[:-2, :, 0]) / 2
+    darker_below = np.zeros(strip.shape[:2], bool)
+    darker_below[1:-1] = strip[2:, :, 0] < strip[:-2, :, 0]
+    needed = np.where(darker_below,
+                      EDGE_STEP * np.clip(lightness / DARK_BELOW, DARK_EDGE_SHARE, 1.0),
+                      EDGE_STEP)
+    edges = (step > needed) & (step > EDGE_OVER_TEXTURE * texture[None, :])
     near = np.zeros_like(edges)
     near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
     return strip, near

@@ -357,3 +357,16 @@ def test_each_kind_of_rack_render_is_what_its_name_says() -> None:
     assert kinds["from the front"].slant < 0.1
     assert kinds["from above"].slant > 0.4
     assert kinds["a second rack"].others and kinds["a set in front"].stray
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("a hand in the frame", 31012004),
+                                            ("a hand in the frame", 31012005),
+                                            ("a wide gap", 31009006)])
+def test_a_black_rack_on_a_dark_table_is_found(kind: str, seed: int) -> None:
+    """A black rack on a dark table (a hand holding its end; a lamp's glare on it): its
+    ledge steps from its shade by under ΔE 6, as dark things do, so in the dark a smaller
+    step into a darker shade below counts as its lower edge."""
+    render = rack_of_kind(kind, seed)
+    assert render.rack_colour == "black"
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
