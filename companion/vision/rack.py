@@ -476,6 +476,9 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
         candidates = _edge_depths(deep_support, deep_first)[:1]
         deep = True
+    # a bar whose colour does not run on between the tiles may be their own bottoms: it is
+    # taken only when no edge further down holds a bar that does
+    fallback: _Row | None = None
     for edge_depth in candidates:
         # where no tile stands, within two tiles of the row, the bar must show too: its
         # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
@@ -498,11 +501,14 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
             return None
         if not deep and (top_shows is False or (top_shows is None and not cut_off)):
             return None
-        row = _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
-                         origin, right, down, tile_height, tile_width, scale)
-        if row is not None:
+        row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
+                                        top_free, columns, along, group, origin, right, down,
+                                        tile_height, tile_width, scale)
+        if row is not None and between_tiles:
             return replace(row, ledge_seen=not deep)
-    return None
+        if row is not None and fallback is None:
+            fallback = replace(row, ledge_seen=not deep)
+    return fallback
 
 
 def _edge_depths(support: np.ndarray, first: int) -> list[int]:
@@ -546,11 +552,13 @@ def _strip_edges(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
-               zero: int, inside: np.ndarray, in_row: np.ndarray, columns: np.ndarray,
-               along: np.ndarray, group: list[int], origin: np.ndarray, right: np.ndarray,
-               down: np.ndarray, tile_height: float, tile_width: float,
-               scale: float) -> _Row | None:
-    """The bar's colour must be even along the row; its extent decides which tiles it holds."""
+               zero: int, inside: np.ndarray, in_row: np.ndarray, free: np.ndarray,
+               columns: np.ndarray, along: np.ndarray, group: list[int], origin: np.ndarray,
+               right: np.ndarray, down: np.ndarray, tile_height: float, tile_width: float,
+               scale: float) -> tuple[_Row | None, bool]:
+    """The bar's colour must be even along the row; its extent decides which tiles it holds.
+    Also whether its colour runs on between the tiles (``free``: where no tile stands), as a
+    bar's does and the tiles' own bottoms' does not."""
     best = near[edge_depth]
     # the bar's lower part, above its edge: the tiles' outlines may stop short of their bottoms
     height = edge_depth - zero
@@ -561,7 +569,10 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     even_columns = np.linalg.norm((colour_per_column - bar_colour) * BAR_EVEN_WEIGHTS,
                                   axis=1) < BAR_EVEN_DELTA
     if even_columns[in_row].mean() < BAR_EVEN:
-        return None
+        return None, False
+    gaps = free & in_row
+    between_tiles = bool(gaps.sum() / scale < FREE_WIDTH * tile_width
+                         or even_columns[gaps].mean() >= BAR_EVEN)
     # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed
     present = inside & (even_columns | best)
     gap = max(1, int(0.5 * tile_width * scale))
@@ -569,7 +580,7 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
                               np.ones((1, 2 * gap + 1), np.uint8))[0].astype(bool)
     middle = int(np.searchsorted(columns, float(np.median(along))))
     if not closed[min(middle, len(columns) - 1)]:
-        return None
+        return None, False
     start = middle
     while start > 0 and closed[start - 1]:
         start -= 1
@@ -579,7 +590,7 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     extent = (float(columns[start]) - tile_width * 0.3, float(columns[end]) + tile_width * 0.3)
     kept = [(a, i) for a, i in zip(along, group) if extent[0] <= a <= extent[1]]
     if not kept:
-        return None
+        return None, False
     # a tile standing in line with the rack's tiles, less than a tile from them, stands on
     # the same rack even where the bar under it was not seen (shade, a dark rack's end)
     kept_along = [a for a, _ in kept]
@@ -592,4 +603,5 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
                 kept.append((a, i))
                 kept_along.append(a)
                 grew = True
-    return _Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent)
+    return (_Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent),
+            between_tiles)

@@ -370,3 +370,13 @@ def test_a_black_rack_on_a_dark_table_is_found(kind: str, seed: int) -> None:
     assert render.rack_colour == "black"
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_band_of_the_tiles_own_bottoms_is_not_taken_for_the_bar() -> None:
+    """Seed 34004000: nine tiles on a black rack seen from above, four of them past a gap of
+    more than a tile; the first edge under the row is the tiles' own bottoms, a band of their
+    cream that stops at every gap, and taken as the bar it ran only under the five tiles right
+    of the gap. A bar's colour runs on between the tiles: the ledge's edge further down does."""
+    render = rack_of_kind("one row", 34004000)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
