@@ -477,7 +477,8 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         candidates = _edge_depths(deep_support, deep_first)[:1]
         deep = True
     # a bar whose colour does not run on between the tiles may be their own bottoms: it is
-    # taken only when no edge further down holds a bar that does
+    # taken only when no edge further down holds a bar that does (the search ending as
+    # below, at an edge that fails beside the tiles)
     fallback: _Row | None = None
     for edge_depth in candidates:
         # where no tile stands, within two tiles of the row, the bar must show too: its
@@ -489,18 +490,18 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         # shows its own sides under it, and nothing beside it)
         if not shows(edge_depth - 2, edge_depth + 3,
                      free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
-            return None
+            return fallback
         bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
         top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
                           TOP_SUPPORT)
         # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
         if deep and not _rack_against_table(strip, edge_depth, deep_columns):
-            return None
+            return fallback
         if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
                                       edge_depth)[near_row].all():
-            return None
+            return fallback
         if not deep and (top_shows is False or (top_shows is None and not cut_off)):
-            return None
+            return fallback
         row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
                                         top_free, columns, along, group, origin, right, down,
                                         tile_height, tile_width, scale)
