@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--real-racks] [--rack-kinds 8]
+        [--real-racks] [--rack-kinds 8 (the default; 0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
@@ -536,7 +536,7 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=36,
                         help="photos of the harder synthetic kinds (0: none)")
     parser.add_argument("--racks", type=int, default=40, help="rack photos (0: none)")
-    parser.add_argument("--rack-kinds", type=int, default=0,
+    parser.add_argument("--rack-kinds", type=int, default=8,
                         help="renders of each kind of rack photo (RACK_KINDS; 0: none)")
     parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
                         help="first seed of the kinds (the default is the fixed, held-out set)")

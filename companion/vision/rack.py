@@ -54,6 +54,7 @@ BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in t
 DEEP_EDGE_TO = 1.8  # ... or, no ledge showing, the lower tier's board's (see _row_on_bar)
 DEEP_EDGE_DELTA = 25.0  # ΔE between a rack's board and the table at the rack's lower edge
 EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
+DARK_BELOW, DARK_EDGE_SHARE = 15.0, 0.4  # below L 15, an edge steps less (see _strip_edges)
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
@@ -475,6 +476,10 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
         candidates = _edge_depths(deep_support, deep_first)[:1]
         deep = True
+    # a bar whose colour does not run on between the tiles may be their own bottoms: it is
+    # taken only when no edge further down holds a bar that does (the search ending as
+    # below, at an edge that fails beside the tiles)
+    fallback: _Row | None = None
     for edge_depth in candidates:
         # where no tile stands, within two tiles of the row, the bar must show too: its
         # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
@@ -485,23 +490,26 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         # shows its own sides under it, and nothing beside it)
         if not shows(edge_depth - 2, edge_depth + 3,
                      free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
-            return None
+            return fallback
         bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
         top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
                           TOP_SUPPORT)
         # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
         if deep and not _rack_against_table(strip, edge_depth, deep_columns):
-            return None
+            return fallback
         if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
                                       edge_depth)[near_row].all():
-            return None
+            return fallback
         if not deep and (top_shows is False or (top_shows is None and not cut_off)):
-            return None
-        row = _row_found(strip, near, edge_depth, zero, inside, in_row, columns, along, group,
-                         origin, right, down, tile_height, tile_width, scale)
-        if row is not None:
+            return fallback
+        row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
+                                        top_free, columns, along, group, origin, right, down,
+                                        tile_height, tile_width, scale)
+        if row is not None and between_tiles:
             return replace(row, ledge_seen=not deep)
-    return None
+        if row is not None and fallback is None:
+            fallback = replace(row, ledge_seen=not deep)
+    return fallback
 
 
 def _edge_depths(support: np.ndarray, first: int) -> list[int]:
@@ -529,18 +537,29 @@ def _strip_edges(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     step[1:-1] = np.linalg.norm(strip[2:] - strip[:-2], axis=2)
     # an edge is a step well above the column's own texture (cloth and wood grain step too)
     texture = np.median(step[1:-1], axis=0)
-    edges = (step > EDGE_STEP) & (step > EDGE_OVER_TEXTURE * texture[None, :])
+    # in the dark (a black rack on a dark table) the same shade of light steps less: the
+    # step asked for shrinks with the lightness about it, down to DARK_EDGE_SHARE of it
+    lightness = np.zeros(strip.shape[:2], np.float32)
+    lightness[1:-1] = (strip[2:, :, 0] + strip[:-2, :, 0]) / 2
+    darker_below = np.zeros(strip.shape[:2], bool)
+    darker_below[1:-1] = strip[2:, :, 0] < strip[:-2, :, 0]
+    needed = np.where(darker_below,
+                      EDGE_STEP * np.clip(lightness / DARK_BELOW, DARK_EDGE_SHARE, 1.0),
+                      EDGE_STEP)
+    edges = (step > needed) & (step > EDGE_OVER_TEXTURE * texture[None, :])
     near = np.zeros_like(edges)
     near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
     return strip, near
 
 
 def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
-               zero: int, inside: np.ndarray, in_row: np.ndarray, columns: np.ndarray,
-               along: np.ndarray, group: list[int], origin: np.ndarray, right: np.ndarray,
-               down: np.ndarray, tile_height: float, tile_width: float,
-               scale: float) -> _Row | None:
-    """The bar's colour must be even along the row; its extent decides which tiles it holds."""
+               zero: int, inside: np.ndarray, in_row: np.ndarray, free: np.ndarray,
+               columns: np.ndarray, along: np.ndarray, group: list[int], origin: np.ndarray,
+               right: np.ndarray, down: np.ndarray, tile_height: float, tile_width: float,
+               scale: float) -> tuple[_Row | None, bool]:
+    """The bar's colour must be even along the row; its extent decides which tiles it holds.
+    Also whether its colour runs on between the tiles (``free``: where no tile stands), as a
+    bar's does and the tiles' own bottoms' does not."""
     best = near[edge_depth]
     # the bar's lower part, above its edge: the tiles' outlines may stop short of their bottoms
     height = edge_depth - zero
@@ -551,7 +570,10 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     even_columns = np.linalg.norm((colour_per_column - bar_colour) * BAR_EVEN_WEIGHTS,
                                   axis=1) < BAR_EVEN_DELTA
     if even_columns[in_row].mean() < BAR_EVEN:
-        return None
+        return None, False
+    gaps = free & in_row
+    between_tiles = bool(gaps.sum() / scale < FREE_WIDTH * tile_width
+                         or even_columns[gaps].mean() >= BAR_EVEN)
     # the bar runs as far as its colour and its lower edge go on, gaps of half a tile allowed
     present = inside & (even_columns | best)
     gap = max(1, int(0.5 * tile_width * scale))
@@ -559,7 +581,7 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
                               np.ones((1, 2 * gap + 1), np.uint8))[0].astype(bool)
     middle = int(np.searchsorted(columns, float(np.median(along))))
     if not closed[min(middle, len(columns) - 1)]:
-        return None
+        return None, False
     start = middle
     while start > 0 and closed[start - 1]:
         start -= 1
@@ -569,7 +591,7 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
     extent = (float(columns[start]) - tile_width * 0.3, float(columns[end]) + tile_width * 0.3)
     kept = [(a, i) for a, i in zip(along, group) if extent[0] <= a <= extent[1]]
     if not kept:
-        return None
+        return None, False
     # a tile standing in line with the rack's tiles, less than a tile from them, stands on
     # the same rack even where the bar under it was not seen (shade, a dark rack's end)
     kept_along = [a for a, _ in kept]
@@ -582,4 +604,5 @@ def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,
                 kept.append((a, i))
                 kept_along.append(a)
                 grew = True
-    return _Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent)
+    return (_Row([i for _, i in sorted(kept)], origin, right, down, tile_height, extent),
+            between_tiles)

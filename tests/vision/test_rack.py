@@ -357,3 +357,26 @@ def test_each_kind_of_rack_render_is_what_its_name_says() -> None:
     assert kinds["from the front"].slant < 0.1
     assert kinds["from above"].slant > 0.4
     assert kinds["a second rack"].others and kinds["a set in front"].stray
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("a hand in the frame", 31012004),
+                                            ("a hand in the frame", 31012005),
+                                            ("a wide gap", 31009006)])
+def test_a_black_rack_on_a_dark_table_is_found(kind: str, seed: int) -> None:
+    """A black rack on a dark table (a hand holding its end; a lamp's glare on it): its
+    ledge steps from its shade by under ΔE 6, as dark things do, so in the dark a smaller
+    step into a darker shade below counts as its lower edge."""
+    render = rack_of_kind(kind, seed)
+    assert render.rack_colour == "black"
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_band_of_the_tiles_own_bottoms_is_not_taken_for_the_bar() -> None:
+    """Seed 34004000: nine tiles on a black rack seen from above, four of them past a gap of
+    more than a tile; the first edge under the row is the tiles' own bottoms, a band of their
+    cream that stops at every gap, and taken as the bar it ran only under the five tiles right
+    of the gap. A bar's colour runs on between the tiles: the ledge's edge further down does."""
+    render = rack_of_kind("one row", 34004000)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
