@@ -22,10 +22,13 @@ TOO_BLURRED = ("the photo is too blurred to read: hold still (elbows on the tabl
 NO_COLOUR = ("the photo is in black and white: the tiles' colours cannot be told apart; take it "
              "again in colour (no black-and-white filter)")
 
-# Exposure, by the photo's bright end (its 99th percentile of grey, the tiles' faces): every
-# labelled real photo with tiles has it at 183 or more, the renders at 195 or more. A photo
-# under DIM is scaled so it reaches BRIGHTENED; one under TOO_DARK_TO_STRETCH would need a
-# gain of 9 or more, which brings up more sensor noise than picture, and is refused at once.
+SHRUNK = 256  # the photo's long side for judging its exposure and colour
+# Exposure, by the photo's bright end: the brightest grey of the photo shrunk to SHRUNK px
+# (a tile's face; a percentile of the whole photo would miss two small tiles on a black
+# table, under 1% of its pixels): every labelled real photo with tiles has it at 213 or more,
+# the renders at 203 or more. A photo under DIM is scaled so it reaches BRIGHTENED; one
+# under TOO_DARK_TO_STRETCH would need a gain of 9 or more, which brings up more sensor noise
+# than picture, and is refused at once.
 DIM = 150
 BRIGHTENED = 220
 TOO_DARK_TO_STRETCH = 24
@@ -43,7 +46,7 @@ POOR_READING = 0.8
 
 
 # Colour: the 99.9th percentile of the chroma (CIELab, distance from grey) of the photo shrunk
-# to 256 px. A black-and-white photo has 0; every labelled real photo with tiles 20 or more,
+# to SHRUNK px. A black-and-white photo has 0; every labelled real photo with tiles 20 or more,
 # the renders 12.6 or more, even the real photos of an empty table 3.6 or more. Read anyway,
 # a black-and-white photo's red, blue and orange tiles come out black, most of them surely
 # (70 of 125 tiles of ten renders, at up to 0.98).
@@ -52,11 +55,7 @@ COLOURLESS = 3.0
 
 def check_colour(image: np.ndarray) -> None:
     """Refuse a black-and-white photo: its tiles' colours cannot be read."""
-    height, width = image.shape[:2]
-    scale = 256 / max(height, width)
-    small = cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
-                       interpolation=cv2.INTER_AREA) if scale < 1 else image
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(_shrunk(image), cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     if float(np.percentile(chroma, 99.9)) < COLOURLESS:
         raise PhotoError(NO_COLOUR, "unreadable")
@@ -65,11 +64,20 @@ def check_colour(image: np.ndarray) -> None:
 def exposure_gain(image: np.ndarray) -> float:
     """How much to brighten a dim photo (1.0: as it is); PhotoError when it is too dark to
     find anything in even brightened."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    bright_end = float(np.percentile(grey, 99))
+    bright_end = float(cv2.cvtColor(_shrunk(image), cv2.COLOR_BGR2GRAY).max())
     if bright_end < TOO_DARK_TO_STRETCH:
         raise PhotoError(TOO_DARK, "too_dark")
     return BRIGHTENED / bright_end if bright_end < DIM else 1.0
+
+
+def _shrunk(image: np.ndarray) -> np.ndarray:
+    """The photo at SHRUNK pixels on its long side (averaged: one hot pixel does not count)."""
+    height, width = image.shape[:2]
+    scale = SHRUNK / max(height, width)
+    if scale >= 1:
+        return image
+    return cv2.resize(image, (max(1, round(width * scale)), max(1, round(height * scale))),
+                      interpolation=cv2.INTER_AREA)
 
 
 def brightened(image: np.ndarray, gain: float) -> np.ndarray:

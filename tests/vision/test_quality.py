@@ -63,3 +63,22 @@ def test_a_thumbnail_is_answered_with_its_size_not_how_to_photograph_a_table() -
     with pytest.raises(PhotoError, match=r"this small \(160×120 pixels\)") as refused:
         read_photo(jpeg_bytes(cv2.resize(render.image, (160, 120), interpolation=cv2.INTER_AREA)))
     assert refused.value.code == "no_tiles"
+
+
+def test_two_small_tiles_on_a_black_table_are_read_not_called_too_dark() -> None:
+    # the tiles are under 1% of the photo: its 99th percentile is the black table's, and the
+    # photo was refused "too dark" (and, judged by that percentile, brightened past use)
+    from companion.core.tiles import Tile
+    from training.synthetic import render_table
+
+    render = render_table(((Tile.parse("R7"), Tile.parse("B8")),), seed=3, background="dark",
+                          glare=False, fill=0.02)
+    height, width = render.image.shape[:2]
+    table = np.median(render.image[:50, :50].reshape(-1, 3), axis=0)
+    noise = np.random.default_rng(3).normal(0, 6, (2 * height, 2 * width, 3))
+    canvas = np.clip(table + noise, 0, 255).astype(np.uint8)
+    canvas[height // 2:height // 2 + height, width // 2:width // 2 + width] = render.image
+    photo = cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA)
+    assert float(np.percentile(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), 99)) < 30
+    reading = read_photo(jpeg_bytes(photo))
+    assert sorted(str(tile.tile) for tile in reading.tiles) == ["B8", "R7"]
