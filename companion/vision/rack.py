@@ -22,10 +22,14 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
-from companion.vision.crops import SQUARISH
+from companion.vision.classes import TILE_CLASSES
+from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
+from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.networks import read_crops
+from companion.vision.pipeline import CROP_SOURCE_WIDTH, LOW_CONFIDENCE, ReadFound, find_and_read
+from companion.vision.quality import brightened, exposure_gain
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -67,7 +71,14 @@ FREE_RUN = 0.25  # tile widths
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
-EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median step  # ΔE within which a column's bar colour counts as the bar's colour
+EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median step
+# a tile standing in a rack's row whose outline is askew or cut short (seen from above, or at
+# the row's end) is outlined again as the row's tiles stand: its centre within this many tile
+# heights of the row's mid-height, the new box shifted along the row by these tile widths
+REOUTLINE_BAND = 0.35
+REOUTLINE_SHIFTS = (0.0, -0.15, 0.15)
+REOUTLINE_APART = 0.75  # tile widths between the new box's middle and another row tile's
+JOKER_CLASS = len(TILE_CLASSES) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +137,10 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if str(error).startswith("no tiles found"):
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
-    rows = find_rack_rows(photo.image, read, scale=1 / photo.factor)
-    if not rows:
+    rack_rows = _rack_rows(photo.image, read, scale=1 / photo.factor)
+    if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
+    read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack):
         raise PhotoError(NO_RACK, "no_rack")
@@ -177,6 +189,11 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
     into its pixels.
     """
+    return [row.indexes for row in _rack_rows(image, read, scale=scale)]
+
+
+def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row]:
+    """The rack's rows (top first), in ``image``'s pixels; [] if no rack."""
     # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
     # shadow, not a tile standing on it
     readable = [i for i in range(len(read.found)) if read.confidence[i] >= UNREADABLE]
@@ -215,7 +232,80 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     if tiers:
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
-    return [row.indexes for row in rack]
+    return rack
+
+
+def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale: float
+                ) -> tuple[ReadFound, list[list[int]]]:
+    """The reading with the tiles of each rack row's band outlined again as the row's tiles
+    stand, where the outline the detector gave was read unsure or left the tile off the row.
+
+    Seen from above at a slant or at a row's end, a tile may be outlined askew (a box turned
+    half round) or shifted onto its neighbour, and read wrong or not at all. A box of the row's
+    tile height and width, its bottom on the row's line, is read instead (and a little shifted
+    either way along the row); the new reading is kept when it is sure (LOW_CONFIDENCE), surer
+    than the old one and not a joker (a blank stretch of board reads as one), and the box
+    stands clear of the row's other tiles. Returns the reading and the rows' tile indexes.
+    """
+    indexes = [list(row.indexes) for row in rows]
+    on_rack = {i for row in indexes for i in row}
+    centres = np.array([c.mean(axis=0) for c in read.corners]) * scale
+    slots: list[tuple[int, int, float, np.ndarray]] = []  # (row, tile, along, corners)
+    for number, row in enumerate(rows):
+        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                                 for i in row.indexes])) * scale
+        along_of = {i: float((centres[i] - row.origin) @ row.right) for i in row.indexes}
+        for i in range(len(read.found)):
+            if i in on_rack and (i not in row.indexes or read.confidence[i] >= LOW_CONFIDENCE):
+                continue
+            along = float((centres[i] - row.origin) @ row.right)
+            middle = float((centres[i] - row.origin) @ row.down) / row.tile_height
+            if abs(middle + 0.5) > REOUTLINE_BAND \
+                    or not row.extent[0] <= along <= row.extent[1]:
+                continue
+            for shift in REOUTLINE_SHIFTS:
+                at = along + shift * width
+                if any(abs(at - a) < REOUTLINE_APART * width
+                       for j, a in along_of.items() if j != i):
+                    continue
+                bottom = row.origin + at * row.right
+                half, up = row.right * width / 2, -row.down * row.tile_height
+                slots.append((number, i, at, np.array(
+                    [bottom - half + up, bottom + half + up, bottom + half, bottom - half]
+                ) / scale))
+    if not slots:
+        return read, indexes
+    narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
+    crop_factor = next((f for f in (4, 2) if f <= photo.factor
+                        and narrow / f >= CROP_SOURCE_WIDTH), 1)
+    source = brightened(photo.at(crop_factor), exposure_gain(photo.image))
+    probabilities, _ = read_crops(np.stack([crop_tile(source, c / crop_factor)
+                                            for *_, c in slots]))
+    found, corners = list(read.found), list(read.corners)
+    best, confidence, ranking = read.best.copy(), read.confidence.copy(), read.ranking.copy()
+    placed: dict[int, tuple[int, float]] = {}
+    for number in np.argsort(-probabilities.max(axis=1)):
+        row_number, i, at, box = slots[number]
+        sure = float(probabilities[number].max())
+        if i in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
+                or int(probabilities[number].argmax()) == JOKER_CLASS \
+                or any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
+                       for r, a in placed.values()):
+            continue
+        placed[i] = (row_number, at)
+        (cx, cy), size, angle = cv2.minAreaRect(box.astype(np.float32))
+        found[i] = FoundTile((cx, cy), size, angle, found[i].score)
+        corners[i] = box.astype(np.float32)
+        best[i] = int(probabilities[number].argmax())
+        confidence[i] = sure
+        ranking[i] = np.argsort(-probabilities[number])
+    for i, (row_number, at) in placed.items():
+        if i not in indexes[row_number]:
+            indexes[row_number].append(i)
+    for number, row in enumerate(rows):
+        centres = np.array([c.mean(axis=0) for c in corners]) * scale
+        indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
+    return ReadFound(found, corners, best, confidence, ranking), indexes
 
 
 def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:

@@ -380,3 +380,18 @@ def test_a_band_of_the_tiles_own_bottoms_is_not_taken_for_the_bar() -> None:
     render = rack_of_kind("one row", 34004000)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+
+@pytest.mark.parametrize("seed", [31006015, 34006005])
+def test_a_tile_outlined_askew_in_a_row_is_outlined_again_as_the_row_stands(seed: int) -> None:
+    """Seen from above at a slant, the detector outlines a tile of the rack's row askew (a
+    box turned or shifted onto its neighbour) and it is read unsure or left off the row.
+    Outlined again as the row's tiles stand, its bottom on the row's line, it is read surely
+    and counted in its place in the row."""
+    render = rack_of_kind("from above", seed)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert [[str(read.tile) for read in reading.tiles if read.set_index == row]
+            for row in range(reading.rows)] == [[str(tile) for tile in row]
+                                                for row in render.rows]
