@@ -14,7 +14,9 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
 Off a rack, a tile the detector missed altogether is looked for **beside** a sure tile, where
-its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above).
+its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above),
+and where the detector's tile map marks a tile that no found outline covers
+(``tiles_unclaimed``: a tile given no core, as under glare on a dense table).
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
