@@ -112,37 +112,62 @@ def tile_regions(tile: np.ndarray, cores: np.ndarray) -> np.ndarray:
     return regions
 
 
+@dataclass(frozen=True, eq=False)
+class Detection:
+    """The tiles found and the detector's tile map they came from.
+
+    ``tile_map`` is P(tile) per map pixel; ``map_scale`` photo pixels per map pixel. Where the
+    map says tile (over TILE_THRESHOLD) and no found tile's outline lies, a tile may have been
+    missed: the detector gave it no core (glare washing a dense table out, for one).
+    """
+
+    found: list[FoundTile]
+    tile_map: np.ndarray
+    map_scale: float
+
+
 def find_tiles(image: np.ndarray) -> list[FoundTile]:
-    """The tiles in a BGR photo; photos of many small tiles are looked at a second time, larger.
+    """The tiles in a BGR photo (see ``detect``)."""
+    return detect(image).found
+
+
+def detect(image: np.ndarray) -> Detection:
+    """The tiles in a BGR photo and the tile map; photos of many small tiles are looked at a
+    second time, larger.
 
     The detector learned tiles about 25–45 px wide in its input. When the tiles found at the
     usual working size are narrower than that, the photo is scaled up so they come out about
     TARGET_TILE_WIDTH wide and searched again.
     """
-    found = find_tiles_at(image, WORK_SIZE)
+    detection = detect_at(image, WORK_SIZE)
+    found = detection.found
     if not found:
-        return found
+        return detection
     to_work = WORK_SIZE / max(image.shape[:2])
     width = float(np.median([tile.short_side for tile in found])) * to_work
     if width < SMALL_TILE_WIDTH:
         size = min(MAX_WORK_SIZE, round(WORK_SIZE * TARGET_TILE_WIDTH / width / 32) * 32)
         if size > WORK_SIZE:
-            return find_tiles_at(image, size)
-    return found
+            return detect_at(image, size)
+    return detection
 
 
 def find_tiles_at(image: np.ndarray, work_size: int) -> list[FoundTile]:
+    return detect_at(image, work_size).found
+
+
+def detect_at(image: np.ndarray, work_size: int) -> Detection:
     padded, scale = letterbox(image, work_size)
     masks = detect_masks(padded)
+    to_photo = 2.0 / scale  # mask pixel -> photo pixel
     cores = core_regions(masks[1])
     count = int(cores.max()) + 1
     if count <= 1:
-        return []
+        return Detection([], masks[0], to_photo)
     regions = tile_regions(masks[0], cores)
     core_areas = np.bincount(cores.ravel(), minlength=count)[1:]
     typical = float(np.median(core_areas[core_areas >= 4])) if np.any(core_areas >= 4) else 0.0
     found = []
-    to_photo = 2.0 / scale  # mask pixel -> photo pixel
     for label in range(1, count):
         area = core_areas[label - 1]
         if area < 4 or area < MIN_CORE_FRACTION * typical:
@@ -154,4 +179,4 @@ def find_tiles_at(image: np.ndarray, work_size: int) -> list[FoundTile]:
         centre = ((cx + 0.5) * to_photo, (cy + 0.5) * to_photo)
         score = float(masks[1][cores == label].mean())
         found.append(FoundTile(centre, size, angle, score))
-    return found
+    return Detection(found, masks[0], to_photo)

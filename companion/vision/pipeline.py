@@ -10,13 +10,13 @@ from companion.core.presets import PRESSMAN, Preset
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile, upright_corners
 from companion.vision.decode import DecodedPhoto, decode_for_reading
-from companion.vision.detect import FoundTile, find_tiles
+from companion.vision.detect import FoundTile, detect
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
 from companion.vision.quality import brightened, check_colour, check_readable, exposure_gain
 from companion.vision.reading import PhotoReading, ReadTile
-from companion.vision.refine import second_outlines, tiles_beside
+from companion.vision.refine import second_outlines, tiles_beside, tiles_unclaimed
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
 # before the second outlines (refine.py): the most confident misread was 0.36 on valid/, 0.72
@@ -79,7 +79,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     factor = photo.factor
     gain = exposure_gain(photo.image)
     image = brightened(photo.image, gain)
-    found = [tile.scaled(factor) for tile in find_tiles(image)]
+    detection = detect(image)
+    found = [tile.scaled(factor) for tile in detection.found]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
     if not found and max(photo.width, photo.height) < SMALL_PHOTO:
         raise PhotoError(f"no tiles found in a photo this small ({photo.width}×{photo.height} "
@@ -117,6 +118,20 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         keep = [i for i in range(len(found)) if i not in replaced]
         found, corners = [found[i] for i in keep], [corners[i] for i in keep]
         probabilities, upside_down = probabilities[keep], upside_down[keep]
+    if not upright:
+        unclaimed = tiles_unclaimed(found, probabilities.max(axis=1), detection.tile_map,
+                                    detection.map_scale * factor, threshold=LOW_CONFIDENCE,
+                                    source=source, crop_factor=crop_factor,
+                                    corners_of=corners_of)
+        gone = {i for kept in unclaimed for i in kept.alternative.replaces}
+        keep = [i for i in range(len(found)) if i not in gone]
+        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
+        probabilities, upside_down = probabilities[keep], upside_down[keep]
+        for kept in unclaimed:
+            found += kept.alternative.tiles
+            corners += kept.corners
+            probabilities = np.concatenate([probabilities, kept.probabilities])
+            upside_down = np.concatenate([upside_down, kept.upside_down])
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
         beside = tiles_beside(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,

@@ -14,7 +14,9 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
 Off a rack, a tile the detector missed altogether is looked for **beside** a sure tile, where
-its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above).
+its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above),
+and where the detector's tile map marks a tile that no found outline covers
+(``tiles_unclaimed``: a tile given no core, as under glare on a dense table).
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
@@ -33,7 +35,7 @@ import numpy as np
 
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import SQUARISH, crop_tile
-from companion.vision.detect import FoundTile
+from companion.vision.detect import TILE_THRESHOLD, FoundTile
 from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
@@ -318,20 +320,8 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
     starts = [int(i) for i in (np.flatnonzero(sure) if around is None else around) if sure[i]]
     if not starts:
         return []
-    height, width = source.shape[0] * crop_factor, source.shape[1] * crop_factor
-    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
-
-    def placed(tile: FoundTile, centre: np.ndarray) -> Alternative | None:
-        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
-            return None
-        slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle, tile.score)
-        if _overlaps(slot, sure_tiles):
-            return None
-        box = cv2.boxPoints(slot.rect).astype(np.float32)
-        covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
-            box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
-        return Alternative(covered, (slot,))
-
+    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
+                          source.shape[0] * crop_factor)
     alternatives: list[Alternative] = []
     origins: list[FoundTile] = []
     for index in starts:
@@ -352,6 +342,43 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
         return []
     probabilities, upside_down, corners = _read_slots(alternatives, source, crop_factor,
                                                       corners_of)
+    _shift_plausible(alternatives, origins, probabilities, upside_down, corners,
+                     threshold=threshold, placed=placed, source=source, crop_factor=crop_factor,
+                     corners_of=corners_of)
+    return _numbered_slots(alternatives, probabilities, upside_down, corners, confidence,
+                           threshold)
+
+
+def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: int
+                 ) -> Callable[[FoundTile, np.ndarray], Alternative | None]:
+    """A function placing a box of a tile's size and slant at a centre: None when the centre
+    is off the photo or the box lies over a sure tile, else the box replacing the unsure
+    tiles whose centres it covers."""
+    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+
+    def placed(tile: FoundTile, centre: np.ndarray) -> Alternative | None:
+        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+            return None
+        slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle, tile.score)
+        if _overlaps(slot, sure_tiles):
+            return None
+        box = cv2.boxPoints(slot.rect).astype(np.float32)
+        covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
+            box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
+        return Alternative(covered, (slot,))
+
+    return placed
+
+
+def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
+                     probabilities: np.ndarray, upside_down: np.ndarray,
+                     corners: list[np.ndarray], *, threshold: float,
+                     placed: Callable[[FoundTile, np.ndarray], Alternative | None],
+                     source: np.ndarray, crop_factor: int,
+                     corners_of: Callable[[FoundTile], np.ndarray]) -> None:
+    """Boxes read as a numbered tile but unsure (PLAUSIBLE) tried again a little shifted
+    (BESIDE_SHIFTS of their origin tile's size); a shifted box read more surely takes the
+    box's place, in the lists and arrays given."""
     surest = probabilities.max(axis=1)
     plausible = [number for number in range(len(alternatives))
                  if PLAUSIBLE <= surest[number] < threshold
@@ -367,15 +394,24 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
             alternative = placed(tile, centre)
             if alternative is not None:
                 shifted.append((number, alternative))
-    if shifted:
-        more, more_up, more_corners = _read_slots([a for _, a in shifted], source, crop_factor,
-                                                  corners_of)
-        for (number, alternative), reading, up, tile_corners in zip(shifted, more, more_up,
-                                                                    more_corners):
-            if reading.max() > surest[number]:
-                alternatives[number], corners[number] = alternative, tile_corners
-                probabilities[number], upside_down[number] = reading, up
-                surest[number] = reading.max()
+    if not shifted:
+        return
+    more, more_up, more_corners = _read_slots([a for _, a in shifted], source, crop_factor,
+                                              corners_of)
+    for (number, alternative), reading, up, tile_corners in zip(shifted, more, more_up,
+                                                                more_corners):
+        if reading.max() > surest[number]:
+            alternatives[number], corners[number] = alternative, tile_corners
+            probabilities[number], upside_down[number] = reading, up
+            surest[number] = reading.max()
+
+
+def _numbered_slots(alternatives: list[Alternative], probabilities: np.ndarray,
+                    upside_down: np.ndarray, corners: list[np.ndarray], confidence: np.ndarray,
+                    threshold: float) -> list[Kept]:
+    """The one-tile alternatives read as a numbered tile at ``threshold`` or more and more
+    surely than the tiles they replace, surest first, none over another or sharing a tile."""
+    surest = probabilities.max(axis=1)
     kept: list[Kept] = []
     taken: list[FoundTile] = []
     replaced: set[int] = set()
@@ -392,6 +428,96 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
         kept.append(Kept(alternative, (corners[number],), probabilities[number:number + 1],
                          upside_down[number:number + 1]))
     return kept
+
+
+# Tile-map area no found tile claims, at least this share of a typical tile's area, may hold a
+# tile the detector gave no core (a dense table washed out by glare).
+UNCLAIMED_AREA = 0.5
+UNCLAIMED_FILL = 0.5  # a box laid there must lie at least this much on unclaimed tile map
+# Boxes are laid on a grid of tile-sized steps, at these offsets (fractions of a step across
+# and along the tile), so that one of them sits about on each missed tile.
+UNCLAIMED_PHASES = ((0.0, 0.0), (1 / 3, 0.0), (2 / 3, 0.0), (0.0, 0.5), (1 / 3, 0.5),
+                    (2 / 3, 0.5))
+UNCLAIMED_MAX_BOXES = 400  # a photo's tile map gone wrong is not read box by box
+
+
+def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np.ndarray,
+                    map_scale: float, *, threshold: float, source: np.ndarray,
+                    crop_factor: int, corners_of: Callable[[FoundTile], np.ndarray]
+                    ) -> list[Kept]:
+    """Tiles the detector marked in its tile map but gave no core, so none was found there.
+
+    Areas of the tile map (``map_scale`` photo pixels per map pixel) over TILE_THRESHOLD that
+    no found tile's outline covers, about a tile large, are laid with boxes of the size and
+    slant of the sure tiles nearest (a grid at a few offsets); a box is kept as in
+    ``tiles_beside``: read as a numbered tile at ``threshold`` or more, never a joker (the
+    reader reads bare table as one), over no sure tile, replacing the unsure ones it covers.
+    """
+    sure = confidence >= threshold
+    if sure.sum() < 2:
+        return []
+    unclaimed = (tile_map > TILE_THRESHOLD).astype(np.uint8)
+    for tile in found:
+        cv2.fillPoly(unclaimed, [np.rint(cv2.boxPoints(tile.rect) / map_scale).astype(np.int32)],
+                     0)
+    unclaimed = cv2.morphologyEx(unclaimed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(unclaimed, connectivity=4)
+    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
+                          source.shape[0] * crop_factor)
+    sure_centres = np.array([tile.centre for tile in sure_tiles], np.float64)
+    sure_sizes = np.array([sorted(tile.size) for tile in sure_tiles], np.float64)
+    tile_area = float(np.median(sure_sizes[:, 0] * sure_sizes[:, 1])) / map_scale ** 2
+    alternatives: list[Alternative] = []
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < UNCLAIMED_AREA * tile_area:
+            continue
+        region = labels == label
+        points = (np.argwhere(region)[:, ::-1] + 0.5) * map_scale
+        middle = points.mean(axis=0)
+        nearest = np.argsort(np.linalg.norm(sure_centres - middle, axis=1))[:NEIGHBOURS]
+        short, long = np.median(sure_sizes[nearest], axis=0)
+        like = sure_tiles[int(nearest[0])]
+        along = _long_axis(like)
+        across = along @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        size = (float(long), float(short)) if like.size[0] >= like.size[1] \
+            else (float(short), float(long))
+        step_across, step_along = short * BESIDE_STEP, long * BESIDE_STEP
+        spans = [(float((points @ axis).min()), float((points @ axis).max()))
+                 for axis in (across, along)]
+        for phase_across, phase_along in UNCLAIMED_PHASES:
+            for at_across in np.arange(spans[0][0] + step_across * (phase_across - 0.5),
+                                       spans[0][1] + step_across / 2, step_across):
+                for at_along in np.arange(spans[1][0] + step_along * (phase_along - 0.5),
+                                          spans[1][1] + step_along / 2, step_along):
+                    centre = across * at_across + along * at_along
+                    alternative = placed(FoundTile((0.0, 0.0), size, like.angle, like.score),
+                                         centre)
+                    if alternative is None or _share_on(
+                            alternative.tiles[0], region, map_scale) < UNCLAIMED_FILL:
+                        continue
+                    alternatives.append(alternative)
+    if not alternatives or len(alternatives) > UNCLAIMED_MAX_BOXES:
+        return []
+    probabilities, upside_down, corners = _read_slots(alternatives, source, crop_factor,
+                                                      corners_of)
+    _shift_plausible(alternatives, [a.tiles[0] for a in alternatives], probabilities,
+                     upside_down, corners, threshold=threshold, placed=placed, source=source,
+                     crop_factor=crop_factor, corners_of=corners_of)
+    return _numbered_slots(alternatives, probabilities, upside_down, corners, confidence,
+                           threshold)
+
+
+def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
+    """The share of a box (photo pixels) lying on ``region`` (a boolean map, map pixels),
+    sampled at 5 × 5 points spread over the box."""
+    corners = cv2.boxPoints(slot.rect) / map_scale
+    fractions = (np.arange(5) + 0.5) / 5
+    first, second = corners[1] - corners[0], corners[3] - corners[0]
+    points = corners[0] + fractions[:, None, None] * first + fractions[None, :, None] * second
+    columns = np.clip(points[..., 0].astype(int), 0, region.shape[1] - 1)
+    rows = np.clip(points[..., 1].astype(int), 0, region.shape[0] - 1)
+    return float(region[rows, columns].mean())
 
 
 def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,

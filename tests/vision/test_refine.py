@@ -109,7 +109,11 @@ def test_a_box_over_two_tiles_and_the_glare_beside_them_is_cut_into_the_two_tile
 def test_a_tile_the_detector_missed_in_a_set_is_found_beside_its_neighbour(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # rummy-22 (a copy in train/): K10 K11 K12 K13 in a row; the detector's core map has no
-    # seed on K11, and the box beside the sure K12 reads it
+    # seed on K11, and the box beside the sure K12 reads it (so does a box laid where the
+    # tile map marks a tile no found tile claims)
+    read, truth = tiles_read_and_labelled("rummy-22_jpeg.rf.39e35a")
+    assert read == truth
+    monkeypatch.setattr(pipeline, "tiles_unclaimed", lambda *args, **options: [])
     read, truth = tiles_read_and_labelled("rummy-22_jpeg.rf.39e35a")
     assert read == truth
     monkeypatch.setattr(pipeline, "BESIDE_ROUNDS", 0)
@@ -170,3 +174,29 @@ def test_tiles_washed_out_on_a_white_table_are_found_along_their_set(
     assert read_there() == [("R11", False), ("R12", False), ("R13", False)]
     monkeypatch.setattr(refine, "BESIDE_SHIFTS", ())
     assert read_there() == [("R2", True)]
+
+
+def test_tiles_the_detector_gave_no_core_are_read_where_its_tile_map_is_unclaimed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the dense table under glare of the harder renders (render 29): its tile map marks a B11
+    # and an R5 that the core map has no seed for, in sets none of whose neighbours is read
+    # surely; boxes of the sure tiles' size laid over the tile map no found tile claims read
+    # them surely
+    render = hard_set(30)[29]
+    missed = [t for t in render.tiles if any(np.linalg.norm(
+        np.mean(t.outline, axis=0) - place) < 15 for place in ((551, 421), (695, 623)))]
+    assert sorted(str(t.tile) for t in missed) == ["B11", "R5"]
+
+    def read_there() -> list[tuple[str, bool]]:
+        reading = read_image(render.image)
+        found = []
+        for true in missed:
+            outline = np.array(true.outline, np.float32)
+            found += [(str(tile.tile), tile.low_confidence) for tile in reading.tiles
+                      if cv2.pointPolygonTest(outline, tuple(
+                          float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
+        return sorted(found)
+
+    assert read_there() == [("B11", False), ("R5", False)]
+    monkeypatch.setattr(pipeline, "tiles_unclaimed", lambda *args, **options: [])
+    assert ("B11", False) not in read_there()
