@@ -70,6 +70,7 @@ FEW_AROUND = 3  # ... unless they are a few (a tile just drawn, the pool's edge)
 FREE_RUN = 0.25  # tile widths
 ABOVE_BOTTOM = 0.2  # the strip starts this many tile heights above the tiles' bottoms
 TOP_EDGE_ROWS = 6  # the bar's top edge is looked for within 0.15 tile heights of the bottoms
+FROM_ABOVE_SQUARISH = 0.85  # tile width over height past which a row is seen from above
 TOP_SUPPORT = 0.35  # share of the free columns where it must show (glare and shade hide some)
 EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median step
 # a tile standing in a rack's row whose outline is askew or cut short (seen from above, or at
@@ -582,8 +583,14 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
                      free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
             return fallback
         bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
-        top_shows = shows(zero - TOP_EDGE_ROWS, zero + TOP_EDGE_ROWS + 1, bar_free,
-                          TOP_SUPPORT)
+        # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
+        # upright, are tall: its top edge may lie anywhere above its lower edge (a row of two
+        # tiles at least: one tile lying on the table, seen at a slant, looks as squarish)
+        from_above = len(group) >= 2 and tile_width >= FROM_ABOVE_SQUARISH * tile_height
+        top_to = zero + TOP_EDGE_ROWS + 1
+        if from_above:
+            top_to = max(top_to, edge_depth - 3)
+        top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
         # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
         if deep and not _rack_against_table(strip, edge_depth, deep_columns):
             return fallback

@@ -395,3 +395,22 @@ def test_a_tile_outlined_askew_in_a_row_is_outlined_again_as_the_row_stands(seed
     assert [[str(read.tile) for read in reading.tiles if read.set_index == row]
             for row in range(reading.rows)] == [[str(tile) for tile in row]
                                                 for row in render.rows]
+
+
+def test_a_rack_seen_steeply_from_above_whose_ledge_shows_its_top_face_is_found() -> None:
+    """Seed 37006007: eleven tiles on a brown rack seen steeply from above. The tiles,
+    foreshortened upright, look squarish, and the ledge's top face shows deeper than they are
+    tall: its top edge lies well under the tiles' bottoms, where a ledge seen from the front
+    has it, so it is looked for down to the ledge's lower edge in a row of squarish tiles."""
+    render = rack_of_kind("from above", 37006007)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_one_squarish_tile_lying_above_a_rack_is_not_its_upper_tier() -> None:
+    """Seed 36002005: a 13 lying on the table above a grey rack, seen at a slant, looks as
+    squarish as a tile standing seen from above; its own side is no ledge, and the deeper
+    look for a ledge's top edge is kept for rows of two tiles or more."""
+    render = rack_of_kind("coloured rack", 36002005)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
