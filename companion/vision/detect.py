@@ -152,10 +152,6 @@ def detect(image: np.ndarray) -> Detection:
     return detection
 
 
-def find_tiles_at(image: np.ndarray, work_size: int) -> list[FoundTile]:
-    return detect_at(image, work_size).found
-
-
 def detect_at(image: np.ndarray, work_size: int) -> Detection:
     padded, scale = letterbox(image, work_size)
     masks = detect_masks(padded)
