@@ -85,7 +85,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not found and max(photo.width, photo.height) < SMALL_PHOTO:
         raise PhotoError(f"no tiles found in a photo this small ({photo.width}×{photo.height} "
                          "pixels): send the photo as the phone took it, not a thumbnail or a "
-                         "preview", "no_tiles")
+                         "preview", "too_small")
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")

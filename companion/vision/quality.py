@@ -60,7 +60,7 @@ def check_colour(image: np.ndarray) -> None:
     lab = cv2.cvtColor(_shrunk(image), cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     if float(np.percentile(chroma, 99.9)) < COLOURLESS:
-        raise PhotoError(NO_COLOUR, "unreadable")
+        raise PhotoError(NO_COLOUR, "black_and_white")
 
 
 def exposure_gain(image: np.ndarray) -> float:

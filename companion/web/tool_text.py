@@ -112,6 +112,10 @@ PHOTO_MESSAGES: dict[str, str] = {
                      "phone focus on the tiles, and take it again"),
     "no_tiles": _("No tiles found: photograph the tiles from above, the whole table in the "
                   "frame, in good light"),
+    "too_small": _("The photo is too small to find tiles in: send it as the phone took it, not a "
+                   "thumbnail or a preview"),
+    "black_and_white": _("The photo is in black and white: the tiles' colours cannot be told "
+                         "apart; take it again in colour"),
     "no_rack": _("No rack found: photograph the rack from the front or a little from above, its "
                  "ledge under the tiles in the frame, the tiles large and upright"),
     "no_rack_tiles": _("No tiles found on a rack: photograph the rack from the front, close "

@@ -51,7 +51,7 @@ def test_a_black_and_white_photo_is_refused_for_its_colours() -> None:
     for image in (grey, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)):
         with pytest.raises(PhotoError, match="black and white") as refused:
             read_photo(jpeg_bytes(image))
-        assert refused.value.code == "unreadable"
+        assert refused.value.code == "black_and_white"
 
 
 def test_a_thumbnail_is_answered_with_its_size_not_how_to_photograph_a_table() -> None:
@@ -62,7 +62,7 @@ def test_a_thumbnail_is_answered_with_its_size_not_how_to_photograph_a_table() -
                                                 interpolation=cv2.INTER_AREA))).tiles) == 19
     with pytest.raises(PhotoError, match=r"this small \(160×120 pixels\)") as refused:
         read_photo(jpeg_bytes(cv2.resize(render.image, (160, 120), interpolation=cv2.INTER_AREA)))
-    assert refused.value.code == "no_tiles"
+    assert refused.value.code == "too_small"
 
 
 def test_two_small_tiles_on_a_black_table_are_read_not_called_too_dark() -> None:
