@@ -7,6 +7,7 @@ training or tuning; ``valid/`` is the measuring split of ``benchmarks/vision.py`
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,19 @@ import numpy as np
 from companion.core.tiles import Tile
 from companion.vision.classes import tile_from_dataset_name
 
-DATA_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "vision-data" / "rummikub-photos-cc-by"
+
+def _data_root() -> Path:
+    """``$COMPANION_VISION_DATA``, else ``shared/vision-data`` beside the checkout or beside any
+    folder above it (a git worktree may sit a level deeper), as in ``benchmarks/vision.py``."""
+    if "COMPANION_VISION_DATA" in os.environ:
+        return Path(os.environ["COMPANION_VISION_DATA"])
+    checkout = Path(__file__).resolve().parents[1]
+    candidates = [folder / "shared" / "vision-data" / "rummikub-photos-cc-by"
+                  for folder in checkout.parents]
+    return next((path for path in candidates if path.is_dir()), candidates[0])
+
+
+DATA_ROOT = _data_root()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import torch
 from torch import nn
@@ -17,24 +18,46 @@ def conv_block(in_channels: int, out_channels: int, stride: int = 1, dilation: i
     )
 
 
+def separable_block(in_channels: int, out_channels: int) -> nn.Sequential:
+    """A 3×3 convolution split in two, a 3×3 per input channel then a 1×1 across channels:
+    about a ninth of the multiply-adds of ``conv_block`` with as many outputs.
+
+    The two convolutions sit in one inner Sequential, so the batch norm has the same key as a
+    ``conv_block``'s (``NAME.1``) and ``init_from`` can carry a shipped block's norm over.
+    """
+    return nn.Sequential(
+        nn.Sequential(
+            nn.Conv2d(in_channels, in_channels, 3, padding=1, groups=in_channels, bias=False),
+            nn.Conv2d(in_channels, out_channels, 1, bias=False),
+        ),
+        nn.BatchNorm2d(out_channels),
+        nn.ReLU(inplace=True),
+    )
+
+
 class TileDetector(nn.Module):
     """A small U-Net: per pixel at half the input resolution, is it tile, is it a tile's core?
 
     The core is each tile shrunk about its centre, so tiles that touch still give separate
     components; the reader finds tiles as components of the core map.
+
+    With ``light`` the three decoder blocks are ``separable_block`` s: the decoder works at
+    the finest resolutions, so this halves the network's multiply-adds (1.26 G → 0.61 G on a
+    512×384 input) with the same outputs.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, light: bool = False) -> None:
         super().__init__()
+        decoder_block = separable_block if light else conv_block
         self.level1 = nn.Sequential(conv_block(3, 16, 2), conv_block(16, 16))
         self.level2 = nn.Sequential(conv_block(16, 32, 2), conv_block(32, 32))
         self.level3 = nn.Sequential(conv_block(32, 48, 2), conv_block(48, 48))
         self.level4 = nn.Sequential(conv_block(48, 64, 2), conv_block(64, 64, dilation=2),
                                     conv_block(64, 64, dilation=4))
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
-        self.decode3 = conv_block(64 + 48, 48)
-        self.decode2 = conv_block(48 + 32, 32)
-        self.decode1 = conv_block(32 + 16, 16)
+        self.decode3 = decoder_block(64 + 48, 48)
+        self.decode2 = decoder_block(48 + 32, 32)
+        self.decode1 = decoder_block(32 + 16, 16)
         self.head = nn.Conv2d(16, 2, 1)
 
     def forward(self, image: torch.Tensor) -> torch.Tensor:
@@ -54,13 +77,18 @@ class TileReader(nn.Module):
     Outputs 53 identity logits (``companion.vision.classes.TILE_CLASSES``) then 2 orientation
     logits (upright, upside down). It keeps the spatial layout to the end (no global pooling)
     so it can tell the top of the tile from the bottom: 6 and 9 differ only by that.
+
+    With ``light`` the two convolutions that keep the width at the two finest resolutions
+    (24 → 24 at 64×48, 48 → 48 at 32×24) are ``separable_block`` s: 57 M → 29 M multiply-adds
+    a crop, with the same outputs.
     """
 
-    def __init__(self, classes: int = 53 + 2) -> None:
+    def __init__(self, classes: int = 53 + 2, light: bool = False) -> None:
         super().__init__()
+        same_width_block = separable_block if light else conv_block
         self.features = nn.Sequential(
-            conv_block(3, 24), conv_block(24, 24), nn.MaxPool2d(2),
-            conv_block(24, 48), conv_block(48, 48), nn.MaxPool2d(2),
+            conv_block(3, 24), same_width_block(24, 24), nn.MaxPool2d(2),
+            conv_block(24, 48), same_width_block(48, 48), nn.MaxPool2d(2),
             conv_block(48, 64), conv_block(64, 64), nn.MaxPool2d(2),
             conv_block(64, 96), nn.MaxPool2d(2),
         )
@@ -80,3 +108,101 @@ def set_cosine_learning_rate(optimiser: torch.optim.Optimizer, base: float, iter
     for group in optimiser.param_groups:
         group["lr"] = lr
     return lr
+
+
+def load_folded_onnx(model: nn.Module, path: Path) -> None:
+    """Load a shipped network's ONNX file (whose export folded each batch norm into its
+    convolution) into ``model`` of the same architecture: each convolution takes the folded
+    weights, each batch norm becomes the folded bias (mean 0, variance 1 - eps, scale 1).
+
+    Train such a model with its batch norms kept in eval mode (``freeze_norms``), or the first
+    batches' statistics undo the folding.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
+    nodes = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    layers: list[list[nn.Module]] = []  # each convolution or linear layer, then its batch norm
+    for module in model.modules():
+        if isinstance(module, (nn.Conv2d, nn.Linear)):
+            layers.append([module])
+        elif isinstance(module, nn.BatchNorm2d):
+            layers[-1].append(module)
+    if len(layers) != len(nodes):
+        raise ValueError(f"{path} has {len(nodes)} weighted layers, the model {len(layers)}")
+    with torch.no_grad():
+        for (layer, *norm), node in zip(layers, nodes):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            bias = torch.from_numpy(weights[node.input[2]]) if len(node.input) > 2 else None
+            if norm:
+                norm[0].weight.fill_(1.0)
+                norm[0].bias.copy_(bias if bias is not None else torch.zeros_like(norm[0].bias))
+                norm[0].running_mean.zero_()
+                norm[0].running_var.fill_(1.0 - norm[0].eps)
+            elif bias is not None:
+                layer.bias.copy_(bias)
+
+
+def freeze_norms(model: nn.Module) -> None:
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
+def split_convolution(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The depthwise (C, 1, 3, 3) and pointwise (O, C, 1, 1) weights closest to a 3×3
+    convolution's (O, C, 3, 3): for each input channel the best rank-one product of its
+    outputs and its taps (a singular value decomposition)."""
+    outputs, channels = weight.shape[:2]
+    depthwise = torch.empty(channels, 1, 3, 3)
+    pointwise = torch.empty(outputs, channels, 1, 1)
+    for channel in range(channels):
+        u, sigma, vh = torch.linalg.svd(weight[:, channel].reshape(outputs, 9))
+        scale = sigma[0].sqrt()
+        pointwise[:, channel, 0, 0] = u[:, 0] * scale
+        depthwise[channel, 0] = (vh[0] * scale).reshape(3, 3)
+    return depthwise, pointwise
+
+
+def init_from(student: nn.Module, teacher: nn.Module) -> list[str]:
+    """Copy every teacher weight whose key and shape the student shares; a student's
+    ``separable_block`` starts as the split of the teacher's convolution of the same name
+    (``split_convolution``). Returns the student's keys left as initialised."""
+    taught = teacher.state_dict()
+    state = student.state_dict()
+    left = []
+    for key, value in state.items():
+        if key in taught and taught[key].shape == value.shape:
+            value.copy_(taught[key])
+        elif key.endswith(".0.0.weight") and key[:-len(".0.weight")] + ".weight" in taught:
+            depthwise, pointwise = split_convolution(taught[key[:-len(".0.weight")] + ".weight"])
+            value.copy_(depthwise)
+            state[key[:-len("0.weight")] + "1.weight"].copy_(pointwise)
+        elif not key.endswith(".0.1.weight"):
+            left.append(key)
+    student.load_state_dict(state)
+    return left
+
+
+def multiply_adds(model: nn.Module, shape: tuple[int, ...]) -> int:
+    """Multiply-adds of the model's convolutions and linear layers on one input of ``shape``."""
+    total = 0
+
+    def count(module: nn.Module, _inputs: object, output: torch.Tensor) -> None:
+        nonlocal total
+        if isinstance(module, nn.Conv2d):
+            per_output = module.weight[0].numel()
+            total += per_output * output.numel()
+        elif isinstance(module, nn.Linear):
+            total += module.weight.numel() * (output.numel() // output.shape[-1])
+
+    hooks = [m.register_forward_hook(count) for m in model.modules()
+             if isinstance(m, (nn.Conv2d, nn.Linear))]
+    with torch.no_grad():
+        model.eval()
+        model(torch.zeros(1, *shape))
+    for hook in hooks:
+        hook.remove()
+    return total

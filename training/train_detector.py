@@ -1,10 +1,17 @@
 """Train the tile detector (tile and tile-core masks) and export it to ONNX.
 
     .venv/bin/python -m training.train_detector [--iterations 900] [--out companion/vision/models/detector.onnx]
+    .venv/bin/python -m training.train_detector --light --teacher companion/vision/models/detector.onnx \
+        --iterations 600 --lr 5e-4 --threads 1 --out /tmp/detector-light.onnx
 
 Data: ``train/`` of the labelled photos (never ``valid/``), plus the cached synthetic renders
 of ``training.render_synthetic`` (both tile designs, four kinds of table), rotated to any angle,
 scaled, and recoloured (hue turned, so tables of every colour are seen).
+
+With ``--teacher`` (a shipped detector.onnx) the network is distilled: it starts from the
+teacher's weights wherever its layers match (a ``--light`` decoder from the split of the
+teacher's convolutions), learns the teacher's maps as soft targets beside the labels, and
+keeps the batch norms as the teacher's export folded them.
 """
 
 from __future__ import annotations
@@ -21,7 +28,13 @@ import torch.nn.functional as F
 
 from training.augment import photometric
 from training.dataset import load_folder, load_split
-from training.networks import TileDetector, set_cosine_learning_rate
+from training.networks import (
+    TileDetector,
+    freeze_norms,
+    init_from,
+    load_folded_onnx,
+    set_cosine_learning_rate,
+)
 from training.render_synthetic import DEFAULT_CACHE
 
 CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
@@ -120,6 +133,12 @@ def main() -> None:
                         help="more cached renders to train on (e.g. smaller tiles, one design)")
     parser.add_argument("--weights", type=Path, default=Path("/tmp/detector.pt"),
                         help="where the trained PyTorch weights are saved")
+    parser.add_argument("--light", action="store_true",
+                        help="the cheaper detector (separable decoder blocks)")
+    parser.add_argument("--teacher", type=Path,
+                        help="distil from this detector.onnx (and start from its weights)")
+    parser.add_argument("--teacher-weight", type=float, default=1.0,
+                        help="weight of the teacher's maps against the labels")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -128,9 +147,17 @@ def main() -> None:
     for extra in args.extra_synthetic:
         items += synthetic_images(extra)
     print(f"{len(items)} training images", flush=True)
-    model = TileDetector()
+    model = TileDetector(light=args.light)
+    teacher = None
+    if args.teacher is not None:
+        teacher = TileDetector()
+        load_folded_onnx(teacher, args.teacher)
+        teacher.eval()
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
+    elif teacher is not None:
+        left = init_from(model, teacher)
+        print(f"from the teacher: all but {left}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     started = time.time()
     for iteration in range(args.iterations):
@@ -138,12 +165,20 @@ def main() -> None:
         batch = [sample(items[int(rng.integers(len(items)))], rng) for _ in range(args.batch)]
         images = to_tensor([b[0] for b in batch])
         target = torch.from_numpy(np.stack([b[1] for b in batch]))
+        model.train()
+        if teacher is not None:
+            freeze_norms(model)
         logits = model(images)
         # the strips between the cores of touching tiles decide whether they come apart: weigh them
         gaps = (target[:, :1] - target[:, 1:2]).clamp(min=0)
         weight = torch.cat([torch.ones_like(gaps), 1 + GAP_WEIGHT * gaps], 1)
         loss = (F.binary_cross_entropy_with_logits(logits, target, weight=weight)
                 + dice_loss(logits, target))
+        if teacher is not None:
+            with torch.no_grad():
+                taught = torch.sigmoid(teacher(images))
+            loss = loss + args.teacher_weight * F.binary_cross_entropy_with_logits(
+                logits, taught, weight=weight)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

@@ -1,6 +1,8 @@
 """Train the tile reader (53 classes and which end is up, from a tile crop) and export to ONNX.
 
     .venv/bin/python -m training.train_reader [--iterations 1500] [--out companion/vision/models/reader.onnx]
+    .venv/bin/python -m training.train_reader --light --teacher companion/vision/models/reader.onnx \
+        --iterations 300 --lr 5e-4 --threads 1 --out /tmp/reader-light.onnx
 
 Crops come from the labelled polygons of ``train/`` (never ``valid/``) and from the cached
 synthetic renders of ``training.render_synthetic`` (both tile designs), cut exactly as the
@@ -11,6 +13,11 @@ would, turned upside down half the time (the identity label stays: a 6 upside do
 Which end is up: exact for the renders; for the real photos (current design, the number above
 the middle) it is taken from where the ink lies (``ink_is_low``).
 A dozen training photos are held out to pick the low-confidence threshold.
+
+With ``--teacher`` (a shipped reader.onnx) the network is distilled: it starts from the
+teacher's weights wherever its layers match (``--light`` blocks from the split of the
+teacher's convolutions), learns the teacher's softened probabilities beside the labels, and
+keeps the batch norms as the teacher's export folded them.
 """
 
 from __future__ import annotations
@@ -29,7 +36,13 @@ from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
 from training.augment import photometric
 from training.dataset import load_folder, load_split
-from training.networks import TileReader, set_cosine_learning_rate
+from training.networks import (
+    TileReader,
+    freeze_norms,
+    init_from,
+    load_folded_onnx,
+    set_cosine_learning_rate,
+)
 from training.render_synthetic import DEFAULT_CACHE
 
 HELD_OUT_PHOTOS = 12
@@ -154,40 +167,12 @@ def detected_samples(samples: list[Sample], images: dict[str, np.ndarray]) -> li
     return found_samples
 
 
-def load_onnx_weights(model: TileReader, path: Path) -> None:
-    """Start from a shipped reader.onnx (whose export folded each batch norm into its
-    convolution): each convolution takes the folded weights, each batch norm becomes the
-    folded bias (mean 0, variance 1 - eps, scale 1). Train such a model with its batch norms
-    kept in eval mode (``freeze_norms``), or the first batches' statistics undo the folding.
-    """
-    import onnx
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(path)).graph
-    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    convs = [n for n in graph.node if n.op_type == "Conv"]
-    gemms = [n for n in graph.node if n.op_type == "Gemm"]
-    layers = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
-    if len(layers) != len(convs):
-        raise ValueError(f"{path} has {len(convs)} convolutions, the reader {len(layers)}")
-    with torch.no_grad():
-        for block, node in zip(layers, convs):
-            conv, norm = block[0], block[1]
-            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)
-        linears = [m for m in model.classify if isinstance(m, torch.nn.Linear)]
-        for linear, node in zip(linears, gemms):
-            linear.weight.copy_(torch.from_numpy(weights[node.input[1]]))
-            linear.bias.copy_(torch.from_numpy(weights[node.input[2]]))
-
-
-def freeze_norms(model: torch.nn.Module) -> None:
-    for module in model.modules():
-        if isinstance(module, torch.nn.BatchNorm2d):
-            module.eval()
+def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: float
+                      ) -> torch.Tensor:
+    """How far the student's softened probabilities are from the teacher's (KL divergence,
+    scaled by the temperature squared so its gradients match the labels' loss)."""
+    return F.kl_div(F.log_softmax(logits / temperature, 1), F.log_softmax(taught / temperature, 1),
+                    reduction="batchmean", log_target=True) * temperature ** 2
 
 
 def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
@@ -244,6 +229,12 @@ def main() -> None:
                         help="start from a reader.onnx (fine-tuning; batch norms kept fixed)")
     parser.add_argument("--detected", action="store_true",
                         help="also train on the shipped detector's outlines of the same tiles")
+    parser.add_argument("--light", action="store_true",
+                        help="the cheaper reader (separable blocks at the two finest resolutions)")
+    parser.add_argument("--teacher", type=Path,
+                        help="distil from this reader.onnx (and start from its weights)")
+    parser.add_argument("--temperature", type=float, default=2.0,
+                        help="softening of the teacher's and the student's probabilities")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -264,12 +255,23 @@ def main() -> None:
         check = detected_samples(check, images)
     print(f"{len(train)} real training tiles, {len(check)} held out, "
           f"{len(synthetic)} synthetic", flush=True)
-    model = TileReader()
+    model = TileReader(light=args.light)
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
     if args.init_onnx is not None:
-        load_onnx_weights(model, args.init_onnx)
+        load_folded_onnx(model, args.init_onnx)
         evaluate(model, check, images, rng, "held-out real, before")
+    teacher = None
+    if args.teacher is not None:
+        teacher = TileReader()
+        load_folded_onnx(teacher, args.teacher)
+        teacher.eval()
+        evaluate(teacher, check, images, rng, "held-out real, the teacher")
+        if args.init is None and args.init_onnx is None:
+            left = init_from(model, teacher)
+            print(f"from the teacher: all but {left}", flush=True)
+        evaluate(model, check, images, rng, "held-out real, before")
+    keep_norms = args.init_onnx is not None or teacher is not None
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
@@ -284,11 +286,18 @@ def main() -> None:
         labels = torch.tensor([s.label for s in picks])
         turns = torch.tensor([turn for _, turn in made])
         model.train()
-        if args.init_onnx is not None:
+        if keep_norms:
             freeze_norms(model)
         logits = model(crops)
         loss = (F.cross_entropy(logits[:, :IDENTITIES], labels, label_smoothing=0.05)
                 + 0.5 * F.cross_entropy(logits[:, IDENTITIES:], turns))
+        if teacher is not None:
+            with torch.no_grad():
+                taught = teacher(crops)
+            loss = loss + (distillation_loss(logits[:, :IDENTITIES], taught[:, :IDENTITIES],
+                                             args.temperature)
+                           + 0.5 * distillation_loss(logits[:, IDENTITIES:],
+                                                     taught[:, IDENTITIES:], args.temperature))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

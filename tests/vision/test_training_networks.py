@@ -1,0 +1,57 @@
+"""The training side's copies of the shipped networks (needs the ``train`` extra: torch, onnx)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import networks
+from companion.vision.detect import letterbox
+from tests.fixtures import SAMPLE_PHOTO
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from training.networks import (  # after the skips: torch is optional
+    TileDetector,
+    init_from,
+    load_folded_onnx,
+    split_convolution,
+)
+
+
+def _photo_blob() -> np.ndarray:
+    letterboxed, _ = letterbox(cv2.imread(str(SAMPLE_PHOTO)))
+    return np.ascontiguousarray(letterboxed.astype(np.float32)[None].transpose(0, 3, 1, 2) / 255)
+
+
+def test_shipped_detector_loaded_into_torch_gives_the_maps_cv2_gives() -> None:
+    teacher = TileDetector()
+    load_folded_onnx(teacher, networks.DETECTOR_FILE)
+    blob = _photo_blob()
+    with torch.no_grad():
+        ours = teacher.eval()(torch.from_numpy(blob)).numpy()
+    np.testing.assert_allclose(ours, networks.run(networks.DETECTOR_FILE, blob), atol=1e-3)
+
+
+def test_a_kernel_that_is_one_product_per_channel_splits_exactly() -> None:
+    generator = torch.Generator().manual_seed(3)
+    depthwise = torch.randn(6, 1, 3, 3, generator=generator)
+    pointwise = torch.randn(4, 6, 1, 1, generator=generator)
+    kernel = pointwise[:, :, 0, 0, None, None] * depthwise[None, :, 0]
+    split_depthwise, split_pointwise = split_convolution(kernel)
+    rebuilt = split_pointwise[:, :, 0, 0, None, None] * split_depthwise[None, :, 0]
+    torch.testing.assert_close(rebuilt, kernel, atol=1e-5, rtol=1e-5)
+
+
+def test_light_detector_starts_from_every_teacher_layer_with_the_same_outputs() -> None:
+    teacher = TileDetector()
+    load_folded_onnx(teacher, networks.DETECTOR_FILE)
+    student = TileDetector(light=True)
+    assert init_from(student, teacher) == []
+    blob = torch.from_numpy(_photo_blob())
+    with torch.no_grad():
+        assert student.eval()(blob).shape == teacher.eval()(blob).shape
+        assert torch.equal(student.level4(student.level3(student.level2(student.level1(blob)))),
+                           teacher.level4(teacher.level3(teacher.level2(teacher.level1(blob)))))
