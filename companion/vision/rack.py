@@ -597,8 +597,10 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
                                       edge_depth)[near_row].all():
             return fallback
-        if not deep and (top_shows is False or (top_shows is None and not cut_off)):
+        if not deep and top_shows is False:
             return fallback
+        if not deep and top_shows is None and not cut_off:
+            continue  # too few free columns to tell: a deeper edge may be the ledge's
         row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
                                         top_free, columns, along, group, origin, right, down,
                                         tile_height, tile_width, scale)

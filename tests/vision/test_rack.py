@@ -414,3 +414,14 @@ def test_one_squarish_tile_lying_above_a_rack_is_not_its_upper_tier() -> None:
     render = rack_of_kind("coloured rack", 36002005)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_an_edge_with_too_few_free_columns_to_judge_does_not_end_the_search_for_the_ledge() -> None:
+    """Seed 44004019: fourteen tiles on a black rack, one row, a gap of two tiles in it. The
+    first edge under the row is the tiles' own bottoms (light on the black board): it does
+    not run on under the gap, so beside the tiles too few columns show it to tell whether a
+    ledge's top edge lies above it. Such an edge is passed over, not taken as the end of the
+    search: the ledge's lower edge further down shows in the gap, its top edge too."""
+    render = rack_of_kind("one row", 44004019)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
