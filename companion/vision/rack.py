@@ -203,9 +203,10 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row
                                           rack_up) * scale)
                 for corners, tile in zip(read.corners, read.found)]
     standing = [i for i in readable if float(geometry[i][1] @ rack_up) > STANDING_COS]
+    # where a tile stands (a box read as no tile is board: its ledge shows under it)
     covered = np.zeros(image.shape[:2], np.uint8)
-    for corners in read.corners:
-        cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 1)
+    for i in readable:
+        cv2.fillConvexPoly(covered, np.round(read.corners[i] * scale).astype(np.int32), 1)
     groups = _rows_of(standing, geometry, rack_up)
     rows = [row for group in groups
             if (row := _row_on_bar(image, covered, group, geometry)) is not None

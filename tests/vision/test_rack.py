@@ -425,3 +425,13 @@ def test_an_edge_with_too_few_free_columns_to_judge_does_not_end_the_search_for_
     render = rack_of_kind("one row", 44004019)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_box_read_as_no_tile_does_not_hide_the_ledge_beside_the_tiles() -> None:
+    """Seed 44004011: eleven tiles on a white rack, one row, its free stretch of board at the
+    left end outlined as a box the reader reads as no tile. That box is board, not a tile:
+    the ledge's top edge is looked for beside the tiles there too (counted as covered by a
+    tile, the row had too few free columns to show it, and no rack was found)."""
+    render = rack_of_kind("one row", 44004011)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
