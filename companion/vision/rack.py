@@ -361,8 +361,19 @@ def _tier_like(first: _Row, other: _Row) -> bool:
 
 
 def _other_tier(first: _Row, other: _Row) -> bool:
-    return _tier_like(first, other) \
-        and TIER_APART[0] < abs(_apart(first, other)) < TIER_APART[1] and _overlap(first, other)
+    """Whether ``other`` is the rack's other tier: like tiles, TIER_APART tile heights away,
+    overlapping it along the rack.
+
+    The upper tier stands one tile and a ledge above the lower one, so the gap is bounded in
+    the upper tier's own tile heights too: seen from above, that tier and the gap under it
+    look shorter alike, where a row of a second rack further off looks shorter but stands
+    further up (two of its tile heights and more).
+    """
+    apart = _apart(first, other)
+    upper_height = first.tile_height if apart > 0 else other.tile_height
+    in_upper_heights = abs(apart) * first.tile_height / upper_height
+    return _tier_like(first, other) and TIER_APART[0] < abs(apart) < TIER_APART[1] \
+        and in_upper_heights < TIER_APART[1] and _overlap(first, other)
 
 
 def _hidden_tier(first: _Row, group: list[int],

@@ -435,3 +435,14 @@ def test_a_box_read_as_no_tile_does_not_hide_the_ledge_beside_the_tiles() -> Non
     render = rack_of_kind("one row", 44004011)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_row_of_a_second_rack_two_of_its_tile_heights_up_is_not_the_upper_tier() -> None:
+    """Seed 43013000: five tiles on a red rack, and further off, up to the right, a second
+    rack's row whose tiles look 0.7 as tall, 1.9 of the rack's tile heights above — inside
+    the tier's bounds in the rack's tile heights, but 2.7 of its own: an upper tier and the
+    gap under it look shorter alike (one tile and a ledge), a rack further off stands higher."""
+    render = rack_of_kind("a second rack", 43013000)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert reading.rows == 1
