@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -43,20 +42,7 @@ from companion.core.tiles import ImpossibleTilesError, Tile
 from companion.vision import PhotoError, read_image, read_photo, read_rack
 from companion.vision.layout import group_into_sets
 from companion.vision.reading import PhotoReading
-
-
-def _data_root() -> Path:
-    """The labelled photos: ``$COMPANION_VISION_DATA``, else ``shared/vision-data`` beside the
-    checkout or beside any folder above it (a git worktree may sit a level deeper)."""
-    if "COMPANION_VISION_DATA" in os.environ:
-        return Path(os.environ["COMPANION_VISION_DATA"])
-    checkout = Path(__file__).resolve().parents[1]
-    candidates = [folder / "shared" / "vision-data" / "rummikub-photos-cc-by"
-                  for folder in checkout.parents]
-    return next((path for path in candidates if path.is_dir()), candidates[0])
-
-
-DATA_ROOT = _data_root()
+from training.dataset import DATA_ROOT
 
 
 @dataclass

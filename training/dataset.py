@@ -21,7 +21,7 @@ from companion.vision.classes import tile_from_dataset_name
 
 def _data_root() -> Path:
     """``$COMPANION_VISION_DATA``, else ``shared/vision-data`` beside the checkout or beside any
-    folder above it (a git worktree may sit a level deeper), as in ``benchmarks/vision.py``."""
+    folder above it (a git worktree may sit a level deeper); the benchmark reads the same."""
     if "COMPANION_VISION_DATA" in os.environ:
         return Path(os.environ["COMPANION_VISION_DATA"])
     checkout = Path(__file__).resolve().parents[1]
