@@ -5,6 +5,8 @@
         --first-seed 11000000 --max-sets 10 --out /tmp/companion-synthetic-classic
     .venv/bin/python -m training.render_synthetic --count 240 --hard \
         --first-seed 12000000 --out /tmp/companion-synthetic-hard
+    .venv/bin/python -m training.render_synthetic --count 240 --racks \
+        --first-seed 40000000 --out /tmp/companion-synthetic-racks
 
 Seeds start at 10 000 000 (or ``--first-seed``), far from the fixed benchmark set
 (``benchmarks/synthetic_set.py`` uses 2 026 000 onwards), so no benchmark photo is ever
@@ -12,6 +14,10 @@ trained on. ``--design`` fixes the tile design (the classic design has no real p
 the reader gets extra renders of it); more sets per photo give smaller tiles. ``--hard``
 draws the kinds of ``benchmarks.synthetic_set.hard_set`` at random (close-ups, strong slant,
 depth of field, dense tables; the classic design in any of its faces), with other seeds.
+``--racks`` renders rack photos instead (``training.synthetic_rack``): every other one of a
+kind of ``RACK_KINDS`` in turn, the rest plain racks; every tile in the frame is in the
+answer (on the rack, lying on the table, on a second rack). Their seeds must stay clear of
+the benchmark's rack sets (5 000 000 onwards, and 30 000 000 + 1000 a kind): 40 000 000 does.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.synthetic import CLASSIC_FONTS, DESIGNS, random_table, render_table
+from training.synthetic import CLASSIC_FONTS, DESIGNS, RenderedTile, random_table, render_table
+from training.synthetic_rack import RACK_KINDS, rack_of_kind, random_rack, render_rack
 
 FIRST_SEED = 10_000_000
 DEFAULT_CACHE = Path("/tmp/companion-synthetic")
@@ -38,8 +45,13 @@ def main() -> None:
     parser.add_argument("--max-sets", type=int, default=8)
     parser.add_argument("--hard", action="store_true",
                         help="close-ups, strong slant, depth of field, dense tables, every face")
+    parser.add_argument("--racks", action="store_true",
+                        help="rack photos (the kinds of RACK_KINDS and plain racks)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.racks:
+        _render_racks(args.count, args.first_seed, args.out)
+        return
     rng = np.random.default_rng(args.first_seed)
     sizes = [(1280, 960), (960, 1280), (1600, 1200), (1024, 1024)]
     for index in range(args.count):
@@ -50,11 +62,29 @@ def main() -> None:
                                 design=args.design, upside_down_chance=0.35,
                                 **options)  # type: ignore[arg-type]
         name = f"synthetic-{index:04d}"
-        cv2.imwrite(str(args.out / f"{name}.jpg"), rendered.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        answer = [{"tile": str(t.tile), "outline": [[float(x), float(y)] for x, y in t.outline]}
-                  for t in rendered.tiles]
-        (args.out / f"{name}.json").write_text(json.dumps(answer))
+        _write(args.out / name, rendered.image, rendered.tiles)
     print(f"wrote {args.count} renders to {args.out}")
+
+
+def _render_racks(count: int, first_seed: int, out: Path) -> None:
+    kinds = list(RACK_KINDS)
+    for index in range(count):
+        seed = first_seed + index
+        if index % 2 == 0:
+            rendered = rack_of_kind(kinds[(index // 2) % len(kinds)], seed)
+        else:
+            rendered = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
+        _write(out / f"rack-{index:04d}", rendered.image,
+               rendered.tiles + rendered.stray + rendered.others)
+    print(f"wrote {count} rack renders to {out}")
+
+
+def _write(stem: Path, image: np.ndarray, tiles: tuple[RenderedTile, ...]) -> None:
+    """The render as a JPEG and its tiles' outlines as JSON, side by side."""
+    cv2.imwrite(str(stem.with_suffix(".jpg")), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    answer = [{"tile": str(t.tile), "outline": [[float(x), float(y)] for x, y in t.outline]}
+              for t in tiles]
+    stem.with_suffix(".json").write_text(json.dumps(answer))
 
 
 def _hard_options(rng: np.random.Generator) -> dict[str, object]:
