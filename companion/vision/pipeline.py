@@ -14,7 +14,13 @@ from companion.vision.detect import FoundTile, detect
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.networks import read_crops
-from companion.vision.quality import brightened, check_colour, check_readable, exposure_gain
+from companion.vision.quality import (
+    brightened,
+    check_colour,
+    check_readable,
+    exposure_gain,
+    poor_reading,
+)
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import second_outlines, tiles_beside, tiles_unclaimed
 
@@ -29,7 +35,9 @@ LOW_CONFIDENCE = 0.9
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # A photo shorter than this on its long side holds a table's tiles only under MIN_TILE_PIXELS
 # wide (a render of 19 tiles shrunk to 320 px is still read, to 160 px not): when nothing is
-# found in it, the answer says the photo is too small, not how to photograph a table.
+# found in it, or its tiles read poorly (quality.poor_reading: a table shrunk to 120 px gave two
+# boxes of table read at 0.1–0.3), the answer says the photo is too small, not how to
+# photograph a table.
 SMALL_PHOTO = 400
 # A tile is cut from a reduced decode only when it stays at least this wide there: the
 # reader's crop is 48 px wide (the tile 45 px of it), so the crop is never blown up. `valid/`
@@ -62,6 +70,12 @@ class ReadFound:
             alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]))
 
 
+def _too_small(photo: DecodedPhoto, what: str) -> PhotoError:
+    return PhotoError(f"{what} in a photo this small ({photo.width}×{photo.height} pixels): "
+                      "send the photo as the phone took it, not a thumbnail or a preview",
+                      "too_small")
+
+
 def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
     """Find every tile in a photo and read it; PhotoError when there is none.
 
@@ -82,10 +96,9 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     detection = detect(image)
     found = [tile.scaled(factor) for tile in detection.found]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
-    if not found and max(photo.width, photo.height) < SMALL_PHOTO:
-        raise PhotoError(f"no tiles found in a photo this small ({photo.width}×{photo.height} "
-                         "pixels): send the photo as the phone took it, not a thumbnail or a "
-                         "preview", "too_small")
+    small = max(photo.width, photo.height) < SMALL_PHOTO
+    if not found and small:
+        raise _too_small(photo, "no tiles found")
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")
@@ -105,6 +118,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
     check_readable(crops, probabilities.max(axis=1), threshold=LOW_CONFIDENCE, gain=gain)
+    if small and poor_reading(probabilities.max(axis=1), LOW_CONFIDENCE):
+        raise _too_small(photo, "the tiles cannot be read")
     replaced: set[int] = set()
     for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
                                 source=source, crop_factor=crop_factor, corners_of=corners_of,

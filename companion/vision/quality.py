@@ -87,12 +87,17 @@ def brightened(image: np.ndarray, gain: float) -> np.ndarray:
     return image if gain == 1.0 else cv2.convertScaleAbs(image, alpha=gain)
 
 
+def poor_reading(confidence: np.ndarray, threshold: float) -> bool:
+    """Most tiles read unsure (under ``threshold``) and the reading poor as a whole."""
+    return (float(np.mean(confidence < threshold)) > UNSURE_SHARE
+            and float(np.median(confidence)) < POOR_READING)
+
+
 def check_readable(crops: np.ndarray, confidence: np.ndarray, *, threshold: float,
                    gain: float = 1.0) -> None:
     """When most tiles were read unsure and the reading is poor, say whether darkness or blur
     is to blame. ``crops`` were cut from the photo brightened by ``gain``."""
-    if len(crops) == 0 or float(np.mean(confidence < threshold)) <= UNSURE_SHARE \
-            or float(np.median(confidence)) >= POOR_READING:
+    if len(crops) == 0 or not poor_reading(confidence, threshold):
         return
     greys = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) for crop in crops]
     if float(np.median([np.median(grey) for grey in greys])) / gain < DARK_TILES:

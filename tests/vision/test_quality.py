@@ -65,6 +65,18 @@ def test_a_thumbnail_is_answered_with_its_size_not_how_to_photograph_a_table() -
     assert refused.value.code == "too_small"
 
 
+def test_a_thumbnail_whose_tiles_read_poorly_is_answered_with_its_size() -> None:
+    # a real table shrunk to 120 px: two boxes of it were found, read at 0.1-0.3, and came
+    # back as a reading of two unsure tiles instead of "too small"
+    data, _ = labelled_photo("rummy-11_jpeg")
+    photo = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    thumbnail = cv2.resize(photo, (120, 120), interpolation=cv2.INTER_AREA)
+    with pytest.raises(PhotoError, match=r"this small \(120×120 pixels\)") as refused:
+        read_photo(jpeg_bytes(thumbnail))
+    assert refused.value.code == "too_small"
+    assert len(read_photo(data).tiles) >= 10
+
+
 def test_two_small_tiles_on_a_black_table_are_read_not_called_too_dark() -> None:
     # the tiles are under 1% of the photo: its 99th percentile is the black table's, and the
     # photo was refused "too dark" (and, judged by that percentile, brightened past use)
