@@ -20,6 +20,7 @@ from companion.vision.quality import (
     check_readable,
     exposure_gain,
     poor_reading,
+    shrunk,
 )
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import second_outlines, tiles_beside, tiles_unclaimed
@@ -91,7 +92,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     factor = photo.factor
-    gain = exposure_gain(photo.image)
+    small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
+    gain = exposure_gain(small_copy)
     image = brightened(photo.image, gain)
     detection = detect(image)
     found = [tile.scaled(factor) for tile in detection.found]
@@ -102,7 +104,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not found:
         raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
                          "the frame, in good light", "no_tiles")
-    check_colour(photo.image)
+    check_colour(small_copy)
 
     def corners_of(tile: FoundTile) -> np.ndarray:
         corners = canonical_corners(tile.rect)

@@ -57,7 +57,7 @@ COLOURLESS = 1.5
 
 def check_colour(image: np.ndarray) -> None:
     """Refuse a black-and-white photo: its tiles' colours cannot be read."""
-    lab = cv2.cvtColor(_shrunk(image), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(shrunk(image), cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     if float(np.percentile(chroma, 99.9)) < COLOURLESS:
         raise PhotoError(NO_COLOUR, "black_and_white")
@@ -66,14 +66,15 @@ def check_colour(image: np.ndarray) -> None:
 def exposure_gain(image: np.ndarray) -> float:
     """How much to brighten a dim photo (1.0: as it is); PhotoError when it is too dark to
     find anything in even brightened."""
-    bright_end = float(cv2.cvtColor(_shrunk(image), cv2.COLOR_BGR2GRAY).max())
+    bright_end = float(cv2.cvtColor(shrunk(image), cv2.COLOR_BGR2GRAY).max())
     if bright_end < TOO_DARK_TO_STRETCH:
         raise PhotoError(TOO_DARK, "too_dark")
     return BRIGHTENED / bright_end if bright_end < DIM else 1.0
 
 
-def _shrunk(image: np.ndarray) -> np.ndarray:
-    """The photo at SHRUNK pixels on its long side (averaged: one hot pixel does not count)."""
+def shrunk(image: np.ndarray) -> np.ndarray:
+    """The photo at SHRUNK pixels on its long side (averaged: one hot pixel does not count);
+    a photo that small already is returned as it is, so the checks may be given it shrunk."""
     height, width = image.shape[:2]
     scale = SHRUNK / max(height, width)
     if scale >= 1:
