@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -23,7 +24,7 @@ from companion.vision.quality import (
     shrunk,
 )
 from companion.vision.reading import PhotoReading, ReadTile
-from companion.vision.refine import second_outlines, tiles_beside, tiles_unclaimed
+from companion.vision.refine import Kept, second_outlines, tiles_beside, tiles_unclaimed
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
 # before the second outlines (refine.py): the most confident misread was 0.36 on valid/, 0.72
@@ -77,6 +78,22 @@ def _too_small(photo: DecodedPhoto, what: str) -> PhotoError:
                       "too_small")
 
 
+def _with_kept(kept: Iterable[Kept], found: list[FoundTile], corners: list[np.ndarray],
+               probabilities: np.ndarray, upside_down: np.ndarray
+               ) -> tuple[list[FoundTile], list[np.ndarray], np.ndarray, np.ndarray]:
+    """The tiles with each kept alternative in place of the tiles it replaces (the others in
+    their order, then the alternatives' tiles in theirs)."""
+    kept = list(kept)
+    if not kept:
+        return found, corners, probabilities, upside_down
+    gone = {i for each in kept for i in each.alternative.replaces}
+    stay = [i for i in range(len(found)) if i not in gone]
+    return ([found[i] for i in stay] + [tile for each in kept for tile in each.alternative.tiles],
+            [corners[i] for i in stay] + [corner for each in kept for corner in each.corners],
+            np.concatenate([probabilities[stay], *(each.probabilities for each in kept)]),
+            np.concatenate([upside_down[stay], *(each.upside_down for each in kept)]))
+
+
 def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
     """Find every tile in a photo and read it; PhotoError when there is none.
 
@@ -122,33 +139,17 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     check_readable(crops, probabilities.max(axis=1), threshold=LOW_CONFIDENCE, gain=gain)
     if small and poor_reading(probabilities.max(axis=1), LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
-    replaced: set[int] = set()
-    for kept in second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
-                                source=source, crop_factor=crop_factor, corners_of=corners_of,
-                                upright=upright):
-        replaced.update(kept.alternative.replaces)
-        found += kept.alternative.tiles
-        corners += kept.corners
-        probabilities = np.concatenate([probabilities, kept.probabilities])
-        upside_down = np.concatenate([upside_down, kept.upside_down])
-    if replaced:
-        keep = [i for i in range(len(found)) if i not in replaced]
-        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
-        probabilities, upside_down = probabilities[keep], upside_down[keep]
+    found, corners, probabilities, upside_down = _with_kept(
+        second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
+                        source=source, crop_factor=crop_factor, corners_of=corners_of,
+                        upright=upright),
+        found, corners, probabilities, upside_down)
     if not upright:
-        unclaimed = tiles_unclaimed(found, probabilities.max(axis=1), detection.tile_map,
-                                    detection.map_scale * factor, threshold=LOW_CONFIDENCE,
-                                    source=source, crop_factor=crop_factor,
-                                    corners_of=corners_of)
-        gone = {i for kept in unclaimed for i in kept.alternative.replaces}
-        keep = [i for i in range(len(found)) if i not in gone]
-        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
-        probabilities, upside_down = probabilities[keep], upside_down[keep]
-        for kept in unclaimed:
-            found += kept.alternative.tiles
-            corners += kept.corners
-            probabilities = np.concatenate([probabilities, kept.probabilities])
-            upside_down = np.concatenate([upside_down, kept.upside_down])
+        found, corners, probabilities, upside_down = _with_kept(
+            tiles_unclaimed(found, probabilities.max(axis=1), detection.tile_map,
+                            detection.map_scale * factor, threshold=LOW_CONFIDENCE,
+                            source=source, crop_factor=crop_factor, corners_of=corners_of),
+            found, corners, probabilities, upside_down)
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
         beside = tiles_beside(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
@@ -156,16 +157,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                               around=around)
         if not beside:
             break
-        gone = {i for kept in beside for i in kept.alternative.replaces}
-        keep = [i for i in range(len(found)) if i not in gone]
-        found, corners = [found[i] for i in keep], [corners[i] for i in keep]
-        probabilities, upside_down = probabilities[keep], upside_down[keep]
-        around = list(range(len(found), len(found) + len(beside)))
-        for kept in beside:
-            found += kept.alternative.tiles
-            corners += kept.corners
-            probabilities = np.concatenate([probabilities, kept.probabilities])
-            upside_down = np.concatenate([upside_down, kept.upside_down])
+        found, corners, probabilities, upside_down = _with_kept(
+            beside, found, corners, probabilities, upside_down)
+        added = sum(len(kept.alternative.tiles) for kept in beside)
+        around = list(range(len(found) - added, len(found)))
     best = probabilities.argmax(axis=1)
     if not upright:
         # on a rack the photo's up is the tiles' up; on a table the reader says which end is up
