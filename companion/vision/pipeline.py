@@ -61,6 +61,7 @@ class ReadFound:
     best: np.ndarray
     confidence: np.ndarray
     ranking: np.ndarray  # per tile, class indexes from likeliest to least likely
+    gain: float  # how much the photo was brightened to be read (quality.exposure_gain)
 
     def tile(self, index: int) -> ReadTile:
         """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
@@ -70,6 +71,13 @@ class ReadFound:
             outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
             set_index=-1, low_confidence=confidence < LOW_CONFIDENCE,
             alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]))
+
+
+def crop_factor_for(decoded_factor: int, narrow: float) -> int:
+    """The smallest decode (1/factor of the photo, no smaller than the one decoded already)
+    in which tiles ``narrow`` photo pixels wide stay CROP_SOURCE_WIDTH wide."""
+    return next((f for f in (4, 2) if f <= decoded_factor and narrow / f >= CROP_SOURCE_WIDTH),
+                1)
 
 
 def _too_small(photo: DecodedPhoto, what: str) -> PhotoError:
@@ -131,8 +139,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
 
     corners = [corners_of(tile) for tile in found]
     narrow = float(np.percentile([tile.short_side for tile in found], 10))
-    crop_factor = next((f for f in (4, 2) if f <= factor and narrow / f >= CROP_SOURCE_WIDTH),
-                       1)
+    crop_factor = crop_factor_for(factor, narrow)
     source = image if crop_factor == factor else brightened(photo.at(crop_factor), gain)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
     probabilities, upside_down = read_crops(crops)
@@ -168,7 +175,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                    for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     ranking = np.argsort(-probabilities, axis=1)
-    return ReadFound(found, corners, best, confidence, ranking)
+    return ReadFound(found, corners, best, confidence, ranking, gain)
 
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:

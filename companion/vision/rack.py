@@ -28,8 +28,8 @@ from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
 from companion.vision.networks import read_crops
-from companion.vision.pipeline import CROP_SOURCE_WIDTH, LOW_CONFIDENCE, ReadFound, find_and_read
-from companion.vision.quality import brightened, exposure_gain
+from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
+from companion.vision.quality import brightened
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -278,9 +278,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     if not slots:
         return read, indexes
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
-    crop_factor = next((f for f in (4, 2) if f <= photo.factor
-                        and narrow / f >= CROP_SOURCE_WIDTH), 1)
-    source = brightened(photo.at(crop_factor), exposure_gain(photo.image))
+    crop_factor = crop_factor_for(photo.factor, narrow)
+    source = brightened(photo.at(crop_factor), read.gain)
     probabilities, _ = read_crops(np.stack([crop_tile(source, c / crop_factor)
                                             for *_, c in slots]))
     found, corners = list(read.found), list(read.corners)
@@ -307,7 +306,7 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     for number, row in enumerate(rows):
         centres = np.array([c.mean(axis=0) for c in corners]) * scale
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
-    return ReadFound(found, corners, best, confidence, ranking), indexes
+    return ReadFound(found, corners, best, confidence, ranking, read.gain), indexes
 
 
 def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:
