@@ -12,6 +12,8 @@ TILE_CLASSES: tuple[Tile, ...] = tuple(
     for number in range(1, 14)
 ) + (Tile.of_joker(),)
 
+JOKER_CLASS = len(TILE_CLASSES) - 1  # the reader's joker output (also what it says of bare table)
+
 CLASS_INDEX: dict[str, int] = {str(tile): index for index, tile in enumerate(TILE_CLASSES)}
 
 _DATASET_COLOURS = {"black": "K", "red": "R", "blue": "B", "orange": "O"}

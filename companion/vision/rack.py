@@ -22,7 +22,7 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
-from companion.vision.classes import TILE_CLASSES
+from companion.vision.classes import JOKER_CLASS
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
@@ -79,7 +79,6 @@ EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median ste
 REOUTLINE_BAND = 0.35
 REOUTLINE_SHIFTS = (0.0, -0.15, 0.15)
 REOUTLINE_APART = 0.75  # tile widths between the new box's middle and another row tile's
-JOKER_CLASS = len(TILE_CLASSES) - 1
 
 
 @dataclass(frozen=True, slots=True)

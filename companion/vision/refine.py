@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.vision.classes import TILE_CLASSES
+from companion.vision.classes import JOKER_CLASS
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import TILE_THRESHOLD, FoundTile
 from companion.vision.networks import read_crops
@@ -290,8 +290,8 @@ BESIDE_STEP = 1.04  # centre to centre of two tiles of a set, in tile widths (a 
 BESIDE_OVERLAP = 0.25  # a box beside a tile may cover this share of a sure tile, no more
 # The reader never learned "no tile": shown a stretch of bare table, it says joker, often at
 # 0.9 or more (250 such boxes beside the sets of the 537 train/ photos). A box beside a set is
-# taken only when it reads as a numbered tile.
-JOKER_CLASS = len(TILE_CLASSES) - 1
+# taken only when it reads as a numbered tile (not JOKER_CLASS).
+#
 # A box beside a tile is read only when its middle has the colour of the tile's own middle
 # (ΔE, CIELab): tiles share one face colour, a table seldom has it. Measured on a quarter of
 # train/: of 1174 boxes beside sure tiles, the 6 read surely as a tile were all under ΔE 5,
