@@ -251,6 +251,11 @@ def _long_axis(tile: FoundTile) -> np.ndarray:
     return first if tile.size[0] >= tile.size[1] else second
 
 
+def _across(along: np.ndarray) -> np.ndarray:
+    """The unit vector a quarter turn from ``along`` (across a tile, from its long axis)."""
+    return along @ np.array([[0.0, -1.0], [1.0, 0.0]])
+
+
 def _askew(tile: FoundTile, neighbour: FoundTile) -> bool:
     """Whether the box is turned from its neighbour's by more than ASKEW degrees: its sides
     (a box about square may have either side as its long one), or its long side."""
@@ -326,7 +331,7 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
     origins: list[FoundTile] = []
     for index in starts:
         tile = found[index]
-        across = _long_axis(tile) @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        across = _across(_long_axis(tile))
         for sign in (-1.0, 1.0):
             centre = np.array(tile.centre) + sign * across * tile.short_side * BESIDE_STEP
             if any(np.hypot(*(centre - np.array(other.tiles[0].centre))) < 0.5 * tile.short_side
@@ -387,7 +392,7 @@ def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
     for number in plausible:
         tile, slot = origins[number], alternatives[number].tiles[0]
         along = _long_axis(tile)
-        across = along @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        across = _across(along)
         for step_across, step_along in BESIDE_SHIFTS:
             centre = np.array(slot.centre) + across * step_across * tile.short_side \
                 + along * step_along * tile.long_side
@@ -479,7 +484,7 @@ def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np
         short, long = np.median(sure_sizes[nearest], axis=0)
         like = sure_tiles[int(nearest[0])]
         along = _long_axis(like)
-        across = along @ np.array([[0.0, -1.0], [1.0, 0.0]])
+        across = _across(along)
         size = (float(long), float(short)) if like.size[0] >= like.size[1] \
             else (float(short), float(long))
         step_across, step_along = short * BESIDE_STEP, long * BESIDE_STEP
