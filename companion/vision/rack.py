@@ -302,8 +302,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     for i, (row_number, at) in placed.items():
         if i not in indexes[row_number]:
             indexes[row_number].append(i)
+    centres = np.array([c.mean(axis=0) for c in corners]) * scale
     for number, row in enumerate(rows):
-        centres = np.array([c.mean(axis=0) for c in corners]) * scale
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
     return ReadFound(found, corners, best, confidence, ranking, read.gain), indexes
 
