@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,25 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+
+
+SERVED_BY_THE_WORKER = """async () => navigator.serviceWorker.controller !== null &&
+    Boolean(await caches.match(location.href, {ignoreVary: true}))"""
+
+
+def wait_until_the_service_worker_serves(page: Any, timeout_s: float = 30) -> None:
+    """Until the service worker controls the page and has saved it (a page shown before the
+    worker was installed is saved a moment after it takes over).
+
+    Polled with `evaluate`, which awaits the check's promise: `wait_for_function` does not, so
+    an async predicate passed at once (a promise is truthy) and a loaded CI machine went
+    offline before the worker had saved anything.
+    """
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(SERVED_BY_THE_WORKER):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the service worker did not save {page.url} in {timeout_s} s")
+        page.wait_for_timeout(100)
 
 
 @pytest.fixture(scope="session")

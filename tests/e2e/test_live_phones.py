@@ -23,7 +23,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion.web import create_app
 from companion.web.extensions import db
-from tests.e2e.conftest import close_palette
+from tests.e2e.conftest import close_palette, wait_until_the_service_worker_serves
 
 pytestmark = pytest.mark.e2e
 
@@ -103,13 +103,6 @@ def join(page: Any, share_link: str) -> None:
 # which the pages' Content-Security-Policy forbids.
 def wait_until_live(page: Any) -> None:
     page.wait_for_function("() => document.documentElement.dataset.liveState === 'connected'")
-
-
-def wait_until_the_service_worker_serves(page: Any) -> None:
-    """Until the service worker controls the page and has saved it (a page shown before the
-    worker was installed is saved a moment after it takes over)."""
-    page.wait_for_function("""async () => navigator.serviceWorker.controller !== null &&
-        Boolean(await caches.match(location.href, {ignoreVary: true}))""")
 
 
 def fill_game(page: Any, winner: str, racks: dict[str, str]) -> None:

@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 from companion.web import create_app
 from companion.web.extensions import db
 from tests.live_server import free_port
+from tests.e2e.conftest import wait_until_the_service_worker_serves
 
 pytestmark = pytest.mark.e2e
 
@@ -44,8 +45,7 @@ def test_pages_under_a_path_prefix_open_offline(browser: Any, club_url: str) -> 
         const registration = await navigator.serviceWorker.ready;
         return registration.scope; }""")
     assert scope == f"{club_url}/"
-    phone.wait_for_function("""async () => navigator.serviceWorker.controller !== null &&
-        Boolean(await caches.match(location.href, {ignoreVary: true}))""")
+    wait_until_the_service_worker_serves(phone)
     saved = phone.evaluate("""async () => {
         const names = await caches.keys();
         const urls = [];
