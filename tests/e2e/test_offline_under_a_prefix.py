@@ -14,8 +14,8 @@ from werkzeug.serving import make_server
 
 from companion.web import create_app
 from companion.web.extensions import db
-from tests.live_server import free_port
 from tests.e2e.conftest import wait_until_the_service_worker_serves
+from tests.live_server import free_port
 
 pytestmark = pytest.mark.e2e
 
