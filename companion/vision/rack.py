@@ -134,7 +134,9 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     try:
         read = find_and_read(photo, upright=True)
     except PhotoError as error:
-        if str(error).startswith("no tiles found"):
+        # only the plain "no tiles" refusal is said again for a rack: a photo too small to
+        # find tiles in (code too_small) is answered with its size, as a table's is
+        if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
     rack_rows = _rack_rows(photo.image, read, scale=1 / photo.factor)

@@ -286,6 +286,16 @@ def test_a_photo_without_tiles_says_how_to_photograph_a_rack() -> None:
         read_rack(jpeg_bytes(plain))
 
 
+def test_a_rack_photo_too_small_to_find_tiles_in_is_refused_as_too_small() -> None:
+    # the refusal's code decides, not its first words ("no tiles found in a photo this small")
+    render = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103,
+                         size=(960, 720))
+    thumbnail = cv2.resize(render.image, (80, 60), interpolation=cv2.INTER_AREA)
+    with pytest.raises(PhotoError, match=r"this small \(80×60 pixels\)") as refused:
+        read_rack(jpeg_bytes(thumbnail))
+    assert refused.value.code == "too_small"
+
+
 def test_the_annotated_picture_greys_the_tiles_off_the_rack(
         two_rows_and_a_stray_tile: RenderedRack) -> None:
     render = two_rows_and_a_stray_tile
