@@ -51,6 +51,7 @@ TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one fu
 LOWER_TIER_AT_LEAST = 0.9
 UPPER_TIER_AT_MOST = 1.12
 TIER_APART = (0.9, 1.9)  # the tiers' bottom lines lie this many tile heights apart
+NEARER_AT_LEAST = 0.9  # a rack further down the photo, its tiles this tall, is nearer
 HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
@@ -139,12 +140,12 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
-    rack_rows = _rack_rows(photo.image, read, scale=1 / photo.factor)
+    rack_rows, on_other_rack = _rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
-    if _mostly_off_rack(read, on_rack):
+    if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
     tiles = tuple(replace(read.tile(index), set_index=row_number)
                   for row_number, row in enumerate(rows) for index in row)
@@ -156,18 +157,20 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                        jokers=sum(tile.is_joker for tile in held), preset=preset)
 
 
-def _mostly_off_rack(read: ReadFound, on_rack: set[int]) -> bool:
+def _mostly_off_rack(read: ReadFound, on_rack: set[int], on_other_rack: set[int]) -> bool:
     """Whether far more tiles of the rack's tiles' size lie off the rack than stand on it.
 
     A rack photo is taken of the rack, its tiles large in the frame: a few tiles may lie
     around it (on the table, in the pool) or further off and smaller, but when most tiles as
     large as the rack's are elsewhere, the photo is of the table (a set's row taken for a
     rack), or the reader missed most of the rack's tiles; a value read either way is wrong,
-    so the player is asked for a photo of the rack instead.
+    so the player is asked for a photo of the rack instead. The tiles standing on another
+    rack further off (``on_other_rack``) are not counted: they are where they belong.
     """
     size = float(np.median([read.found[i].long_side for i in on_rack]))
     off = sum(1 for i, tile in enumerate(read.found)
-              if i not in on_rack and tile.long_side >= LIKE_SIZED * size)
+              if i not in on_rack and i not in on_other_rack
+              and tile.long_side >= LIKE_SIZED * size)
     return off > max(OFF_RACK_SHARE * len(on_rack), FEW_AROUND)
 
 
@@ -191,11 +194,13 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
     into its pixels.
     """
-    return [row.indexes for row in _rack_rows(image, read, scale=scale)]
+    return [row.indexes for row in _rack_rows(image, read, scale=scale)[0]]
 
 
-def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row]:
-    """The rack's rows (top first), in ``image``'s pixels; [] if no rack."""
+def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
+               ) -> tuple[list[_Row], set[int]]:
+    """The rack's rows (top first), in ``image``'s pixels, [] if no rack; and the tiles
+    standing on another rack further off, passed over for a nearer one."""
     # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
     # shadow, not a tile standing on it
     readable = [i for i in range(len(read.found)) if read.confidence[i] >= UNREADABLE]
@@ -215,12 +220,27 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row
             # a row of sets on a table may show the table's edge as far under it (rummy-14)
             and (row.ledge_seen or len(readable) == len(row.indexes))]
     if not rows:
-        return []
+        return [], set()
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
     # as large tiles further off, or a stray tile standing near, is not it)
     tallest = max(row.tile_height for row in rows)
     first = max((row for row in rows if row.tile_height >= RACK_ROW_HEIGHT * tallest),
                 key=lambda row: (len(row.indexes), row.tile_height))
+    rack = _with_tier(first, rows, groups, geometry)
+    # another player's rack lies further off than the player's own, higher in the photo: a
+    # rack on its bar further down, apart from this one, with tiles as large, is nearer and
+    # is the player's (each step goes down the photo, so this ends)
+    passed_over: set[int] = set()
+    while nearer := [row for row in rows if _nearer_rack(rack[-1], row)]:
+        passed_over |= {index for row in rack for index in row.indexes}
+        first = max(nearer, key=lambda row: (len(row.indexes), row.tile_height))
+        rack = _with_tier(first, rows, groups, geometry)
+    return rack, passed_over - {index for row in rack for index in row.indexes}
+
+
+def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
+               geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> list[_Row]:
+    """The rack's row and its other tier, if it has one (top first)."""
     # a second row of like tiles stacked just above or below it, overlapping it along the
     # rack, is its other tier
     tiers = [other for other in rows if other is not first and _other_tier(first, other)]
@@ -236,6 +256,17 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return rack
+
+
+def _nearer_rack(lowest: _Row, other: _Row) -> bool:
+    """Whether ``other`` is a rack nearer the camera than the one whose lowest row is
+    ``lowest``: on a bar of its own, further down than a tier stands (in either row's tile
+    heights), its tiles looking at least NEARER_AT_LEAST as tall."""
+    apart = _apart(lowest, other)
+    return (other.ledge_seen
+            and other.tile_height >= NEARER_AT_LEAST * lowest.tile_height
+            and apart > TIER_APART[1]
+            and apart * lowest.tile_height / other.tile_height > TIER_APART[1])
 
 
 def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale: float

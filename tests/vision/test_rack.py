@@ -456,3 +456,18 @@ def test_a_row_of_a_second_rack_two_of_its_tile_heights_up_is_not_the_upper_tier
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
     assert reading.rows == 1
+
+
+@pytest.mark.parametrize("seed", [32013005, 41013000])
+def test_a_rack_further_down_the_photo_is_the_players_not_a_second_rack_of_more_tiles(
+        seed: int) -> None:
+    """Seed 32013005: a joker and an O3 on the player's rack, and further off, higher in the
+    photo, a second rack of seven tiles; seed 41013000: one tile, and a two-tier second rack
+    of eleven. The row with the most tiles among the largest was the second rack's, read
+    surely as the player's. A rack on its own bar further down than a tier stands, its tiles
+    as large, is nearer the camera: it is the player's, and the second rack's tiles, standing
+    where they belong, do not make the photo a table's."""
+    render = rack_of_kind("a second rack", seed)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert len(reading.ignored) >= len(render.others)
