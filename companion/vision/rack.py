@@ -52,6 +52,7 @@ LOWER_TIER_AT_LEAST = 0.9
 UPPER_TIER_AT_MOST = 1.12
 TIER_APART = (0.9, 1.9)  # the tiers' bottom lines lie this many tile heights apart
 NEARER_AT_LEAST = 0.9  # a rack further down the photo, its tiles this tall, is nearer
+UNBARRED_NEARER_TILES = 3  # a row of this many further down, its bar not seen, may be too
 HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
@@ -140,14 +141,15 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
-    rack_rows, on_other_rack = _rack_rows(photo.image, read, scale=1 / photo.factor)
+    rack_rows, on_other_rack, unsure = _rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
-    tiles = tuple(replace(read.tile(index), set_index=row_number)
+    tiles = tuple(replace(read.tile(index), set_index=row_number,
+                          low_confidence=read.tile(index).low_confidence or unsure)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
@@ -185,6 +187,7 @@ class _Row:
     tile_height: float
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
     ledge_seen: bool = True  # False: found on the lower tier's edge, its own ledge not seen
+    tile_width: float = 0.0  # the tiles' median width (kept for a row whose bar was not seen)
 
 
 def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
@@ -198,9 +201,10 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
 
 
 def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
-               ) -> tuple[list[_Row], set[int]]:
-    """The rack's rows (top first), in ``image``'s pixels, [] if no rack; and the tiles
-    standing on another rack further off, passed over for a nearer one."""
+               ) -> tuple[list[_Row], set[int], bool]:
+    """The rack's rows (top first), in ``image``'s pixels, [] if no rack; the tiles standing
+    on another rack further off, passed over for a nearer one; and whether another row may
+    be the player's rack instead (the rack's tiles are then all read as unsure)."""
     # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
     # shadow, not a tile standing on it
     readable = [i for i in range(len(read.found)) if read.confidence[i] >= UNREADABLE]
@@ -220,7 +224,7 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
             # a row of sets on a table may show the table's edge as far under it (rummy-14)
             and (row.ledge_seen or len(readable) == len(row.indexes))]
     if not rows:
-        return [], set()
+        return [], set(), False
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
     # as large tiles further off, or a stray tile standing near, is not it)
     tallest = max(row.tile_height for row in rows)
@@ -235,7 +239,14 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
         passed_over |= {index for row in rack for index in row.indexes}
         first = max(nearer, key=lambda row: (len(row.indexes), row.tile_height))
         rack = _with_tier(first, rows, groups, geometry)
-    return rack, passed_over - {index for row in rack for index in row.indexes}
+    # a row of tiles standing further down, looking as tall or taller, whose bar was not seen
+    # (a black ledge on a black board), may be the player's rack, or its other tier: the
+    # choice is then unsure
+    on_rack = {index for row in rack for index in row.indexes}
+    unsure = any(_maybe_nearer(rack[-1], _unbarred(group, geometry))
+                 for group in groups if len(group) >= UNBARRED_NEARER_TILES
+                 and on_rack.isdisjoint(group))
+    return rack, passed_over - on_rack, unsure
 
 
 def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
@@ -256,6 +267,14 @@ def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return rack
+
+
+def _maybe_nearer(lowest: _Row, other: _Row) -> bool:
+    """Whether ``other``, a row whose bar was not seen, stands below the rack whose lowest
+    row is ``lowest`` (by more than a row's own spread), its tiles looking as tall or taller:
+    nearer the camera, it may be the player's rack."""
+    return (other.tile_height >= lowest.tile_height
+            and _apart(lowest, other) > TIER_APART[0])
 
 
 def _nearer_rack(lowest: _Row, other: _Row) -> bool:
@@ -413,9 +432,9 @@ def _hidden_tier(first: _Row, group: list[int],
     stands just above or below the rack's row (HIDDEN_TIER_APART tile heights), parallel to
     it, with tiles of a like height, every tile over the rack's bar; below it, at least two
     such tiles."""
-    indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
-    tier = _Row(indexes, origin, right, down, tile_height,
-                (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2))
+    tier = _unbarred(group, geometry)
+    indexes, origin, tile_width = tier.indexes, tier.origin, tier.tile_width
+    along = np.array([float((geometry[i][0] - origin) @ tier.right) for i in indexes])
     apart = _apart(first, tier)
     if apart > 0 and len(indexes) < 2:
         return None  # one tile in front of the rack, no ledge seen under it, lies on the table
@@ -430,6 +449,15 @@ def _hidden_tier(first: _Row, group: list[int],
             and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
         return tier
     return None
+
+
+def _unbarred(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+              ) -> _Row:
+    """A row of standing tiles whose bar was not seen, its extent the tiles' own."""
+    indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
+    return _Row(indexes, origin, right, down, tile_height,
+                (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2),
+                ledge_seen=False, tile_width=tile_width)
 
 
 def _overlap(a: _Row, b: _Row) -> bool:

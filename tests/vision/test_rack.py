@@ -471,3 +471,14 @@ def test_a_rack_further_down_the_photo_is_the_players_not_a_second_rack_of_more_
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
     assert len(reading.ignored) >= len(render.others)
+
+
+def test_a_rack_read_over_a_larger_row_further_down_without_a_bar_is_read_as_unsure() -> None:
+    """Seed 32013029: eleven tiles on a black rack whose black ledge does not show on its black
+    board, and further off, higher in the photo, a second rack on a grey bar. Only the second
+    rack stands on a bar seen, so it is the rack found; but a row of eleven tiles standing
+    below it, looking taller (nearer the camera), may be the player's rack: every tile read
+    is flagged unsure rather than given as a sure, wrong rack."""
+    render = rack_of_kind("a second rack", 32013029)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.tiles and all(tile.low_confidence for tile in reading.tiles)
