@@ -43,6 +43,7 @@ ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
 PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
 UNREADABLE = 0.1  # a "tile" read at under this (about 0.02 is a uniform guess) is no tile
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
+DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
 TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
 # the lower tier stands nearer the camera than the upper one, so its tiles look as tall or
 # taller (on the real racks 1.10–1.18 times, on the renders 0.97–1.20); a row below the rack's
@@ -226,9 +227,14 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     if not rows:
         return [], set(), False
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
-    # as large tiles further off, or a stray tile standing near, is not it)
-    tallest = max(row.tile_height for row in rows)
-    first = max((row for row in rows if row.tile_height >= RACK_ROW_HEIGHT * tallest),
+    # as large tiles further off, or a stray tile standing near, is not it); a row of one box
+    # read as likely not one tile (a box over two tiles, or over a stretch of board, often
+    # far taller than the tiles about it) does not set the size, unless it is all there is
+    sizing = [row for row in rows
+              if len(row.indexes) > 1 or read.confidence[row.indexes[0]] >= DOUBTFUL_BOX] \
+        or rows
+    tallest = max(row.tile_height for row in sizing)
+    first = max((row for row in sizing if row.tile_height >= RACK_ROW_HEIGHT * tallest),
                 key=lambda row: (len(row.indexes), row.tile_height))
     rack = _with_tier(first, rows, groups, geometry)
     # another player's rack lies further off than the player's own, higher in the photo: a
