@@ -628,15 +628,26 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     # down is tried; an edge that does not show beside the tiles as a ledge's would ends
     # the search (what lies deeper is no bar the tiles stand on)
     candidates = _edge_depths(support, first)
+    deep_columns = in_row & deep_inside
+    whole: tuple[np.ndarray, np.ndarray] | None = None
+    if not candidates and deep_columns.sum() >= 3 \
+            and tile_width >= FROM_ABOVE_SQUARISH * tile_height:
+        # seen from above, a ledge's faces and edges fill the shallow band: measured there
+        # alone, a column's texture (its median step) is the ledge's own edges, and no edge
+        # stands out; measured down the whole band, over the table below too, they do
+        whole = _strip_edges(lab_strip(len(depth)))
+        whole_near = np.where(deep_inside[None, :], whole[1][:shallow_end], near)
+        candidates = _edge_depths(whole_near[first:last + 1][:, in_row].mean(axis=1), first)
+        if candidates:
+            near = whole_near
     # no ledge's edge under the row: the row may be a two-tier rack's upper tier with its lower
     # tier empty, the upper ledge black on the lower tier's black board, the first edge under
     # it the lower tier's own lower edge (a tile height and more down); such a row is taken
     # only where that edge parts the rack from the table, with no tile lying between the row
     # and it, and (in find_rack_rows) only when its tiles are every tile in the photo
     deep = False
-    deep_columns = in_row & deep_inside
     if not candidates and deep_columns.sum() >= 3:
-        deep_strip, deep_near = _strip_edges(lab_strip(len(depth)))
+        deep_strip, deep_near = whole or _strip_edges(lab_strip(len(depth)))
         strip = np.concatenate([strip, deep_strip[shallow_end:]])
         near = np.concatenate([near, deep_near[shallow_end:]])
         deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
