@@ -630,11 +630,13 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     candidates = _edge_depths(support, first)
     deep_columns = in_row & deep_inside
     whole: tuple[np.ndarray, np.ndarray] | None = None
-    if not candidates and deep_columns.sum() >= 3 \
+    if not candidates and deep_columns.sum() >= 3 and len(group) >= 2 \
             and tile_width >= FROM_ABOVE_SQUARISH * tile_height:
         # seen from above, a ledge's faces and edges fill the shallow band: measured there
         # alone, a column's texture (its median step) is the ledge's own edges, and no edge
-        # stands out; measured down the whole band, over the table below too, they do
+        # stands out; measured down the whole band, over the table below too, they do (a row
+        # of two tiles at least: one tile lying on a striped cloth, seen at a slant, looks as
+        # squarish, and the cloth's stripes under it stand out so)
         whole = _strip_edges(lab_strip(len(depth)))
         whole_near = np.where(deep_inside[None, :], whole[1][:shallow_end], near)
         candidates = _edge_depths(whole_near[first:last + 1][:, in_row].mean(axis=1), first)
