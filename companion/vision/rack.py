@@ -681,6 +681,12 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         if from_above:
             top_to = max(top_to, edge_depth - 3)
         top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
+        if from_above and top_shows is False and deep_inside[bar_free].all():
+            # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
+            # edges only against the texture of the whole band, over the table too
+            whole = whole or _strip_edges(lab_strip(len(depth)))
+            top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
+                             .mean() >= TOP_SUPPORT)
         # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
         if deep and not _rack_against_table(strip, edge_depth, deep_columns):
             return fallback

@@ -523,3 +523,16 @@ def test_one_tile_lying_on_a_striped_cloth_above_a_rack_seen_from_above_is_not_i
     render = rack_of_kind("from above", 43006027)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+@pytest.mark.parametrize("seed", [33006020, 42006014])
+def test_a_thin_ledges_top_edge_seen_from_above_is_judged_against_the_whole_band(
+        seed: int) -> None:
+    """Seeds 33006020 (27 tiles on two tiers) and 42006014 (four tiles): racks seen steeply
+    from above whose ledge's top edge, a thin rim, stands out from under a third of the free
+    columns against the texture of the band just under the row (the ledge's own faces and
+    edges) and the rack was not found; against the texture of the whole band, over the table
+    too, it shows where no tile stands, and the rack is read."""
+    render = rack_of_kind("from above", seed)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
