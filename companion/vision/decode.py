@@ -20,6 +20,7 @@ MAX_SIDE = 20_000  # no phone takes a photo 20 000 pixels long: a strip like tha
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+_VP8_START_CODE = b"\x9d\x01\x2a"
 # start-of-frame markers carry the picture size (all SOFn but DHT C4, JPG C8, DAC CC)
 _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -90,8 +91,41 @@ def _png_size(data: bytes) -> tuple[int, int]:
             return width, height
 
 
+def _is_webp(data: bytes) -> bool:
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+
+
+def _webp_size(data: bytes) -> tuple[int, int]:
+    """Width and height from the first chunk (VP8 lossy, VP8L lossless or VP8X extended).
+
+    The RIFF length must fit in the file and the first chunk in the RIFF, so a cut or lying
+    file is refused before a decoder trusts its numbers.
+    """
+    if len(data) < 30:
+        raise PhotoError("the file is truncated: the WebP header is cut short", "damaged")
+    riff_length, kind, chunk_length = struct.unpack("<I4x4sI", data[4:20])
+    if riff_length + 8 > len(data):
+        raise PhotoError("the file is truncated: the WebP ends before the end of the picture",
+                         "damaged")
+    if chunk_length + 20 > riff_length + 8:
+        raise PhotoError("the file is damaged: a WebP chunk runs past the end of the file",
+                         "damaged")
+    payload = data[20:30]
+    if kind == b"VP8 " and payload[3:6] == _VP8_START_CODE:
+        width, height = struct.unpack("<HH", payload[6:10])
+        return width & 0x3FFF, height & 0x3FFF
+    if kind == b"VP8L" and payload[0] == 0x2F:
+        (bits,) = struct.unpack("<I", payload[1:5])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if kind == b"VP8X":
+        return (int.from_bytes(payload[4:7], "little") + 1,
+                int.from_bytes(payload[7:10], "little") + 1)
+    raise PhotoError("the file is damaged: the WebP has no picture header", "damaged")
+
+
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
-    """Refuse what is not a complete JPEG or PNG of a sensible size; return the stored size."""
+    """Refuse what is not a complete JPEG, PNG or WebP of a sensible size; return the stored
+    size."""
     if not data:
         raise PhotoError("not an image: the file is empty", "not_an_image")
     if len(data) > MAX_BYTES:
@@ -105,8 +139,10 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
                              "damaged")
     elif data.startswith(_PNG_MAGIC):
         width, height = _png_size(data)
+    elif _is_webp(data):
+        width, height = _webp_size(data)
     else:
-        raise PhotoError("not an image: send a photo as JPEG or PNG", "not_an_image")
+        raise PhotoError("not an image: send a photo as JPEG, PNG or WebP", "not_an_image")
     if max(width, height) > MAX_SIDE:
         raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
                          f"{MAX_SIDE} on a side", "too_large")
@@ -167,8 +203,8 @@ def _decode(data: bytes, flags: int) -> np.ndarray:
 
 
 def decode_for_reading(data: bytes) -> DecodedPhoto:
-    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG is
-    decoded whole, cv2 would only shrink it afterwards)."""
+    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG or a
+    WebP is decoded whole, cv2 would only shrink it afterwards)."""
     width, height = check_photo_bytes(data)
     factor = 1
     if data.startswith(_JPEG_MAGIC):

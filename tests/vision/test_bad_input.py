@@ -26,8 +26,21 @@ def png_header_only(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk + end
 
 
+def webp_bytes(image: np.ndarray, quality: int = 90) -> bytes:
+    ok, buffer = cv2.imencode(".webp", image, [cv2.IMWRITE_WEBP_QUALITY, quality])
+    assert ok
+    return buffer.tobytes()
+
+
+def webp_header_only(width: int, height: int) -> bytes:
+    """A tiny extended WebP that claims a canvas of width × height (no picture follows)."""
+    canvas = bytes(4) + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
+    chunk = b"VP8X" + struct.pack("<I", len(canvas)) + canvas
+    return b"RIFF" + struct.pack("<I", 4 + len(chunk)) + b"WEBP" + chunk
+
+
 def test_text_is_refused_as_not_an_image():
-    with pytest.raises(PhotoError, match="^not an image"):
+    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG or WebP"):
         read_photo(b"R5 R6 R7 | K9 B9 O9")
 
 
@@ -46,6 +59,35 @@ def test_a_png_cut_in_half_is_called_truncated():
     data = png_bytes(a_photo())
     with pytest.raises(PhotoError, match="^the file is truncated"):
         read_photo(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("quality", [90, 101], ids=["lossy", "lossless"])
+def test_a_webp_cut_in_half_is_called_truncated(quality):
+    data = webp_bytes(a_photo(), quality)
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[: len(data) // 2])
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[:24])
+
+
+@pytest.mark.parametrize("quality", [90, 101], ids=["lossy", "lossless"])
+def test_a_webp_gives_its_size_from_its_header(quality):
+    from companion.vision.decode import check_photo_bytes
+
+    assert check_photo_bytes(webp_bytes(a_photo(321, 243), quality)) == (321, 243)
+
+
+def test_a_webp_claiming_a_huge_canvas_is_refused_before_decoding():
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 60 megapixels, the limit is 40"):
+        read_photo(webp_header_only(10_000, 6_000))
+
+
+def test_a_webp_whose_chunk_runs_past_its_riff_is_called_damaged():
+    data = bytearray(webp_bytes(a_photo()))
+    data[16:20] = struct.pack("<I", len(data) * 4)
+    with pytest.raises(PhotoError, match="^the file is damaged") as refused:
+        read_photo(bytes(data))
+    assert refused.value.code == "damaged"
 
 
 def test_a_jpeg_cut_inside_its_header_is_called_truncated():
