@@ -95,32 +95,52 @@ def _is_webp(data: bytes) -> bool:
     return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
 
 
-def _webp_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the first chunk (VP8 lossy, VP8L lossless or VP8X extended).
-
-    The RIFF length must fit in the file and the first chunk in the RIFF, so a cut or lying
-    file is refused before a decoder trusts its numbers.
-    """
-    if len(data) < 30:
-        raise PhotoError("the file is truncated: the WebP header is cut short", "damaged")
-    riff_length, kind, chunk_length = struct.unpack("<I4x4sI", data[4:20])
-    if riff_length + 8 > len(data):
-        raise PhotoError("the file is truncated: the WebP ends before the end of the picture",
-                         "damaged")
-    if chunk_length + 20 > riff_length + 8:
-        raise PhotoError("the file is damaged: a WebP chunk runs past the end of the file",
-                         "damaged")
-    payload = data[20:30]
-    if kind == b"VP8 " and payload[3:6] == _VP8_START_CODE:
+def _webp_bitstream_size(kind: bytes, payload: bytes) -> tuple[int, int] | None:
+    """The picture size in a VP8 (lossy) or VP8L (lossless) chunk's first bytes."""
+    if kind == b"VP8 " and payload[3:6] == _VP8_START_CODE and len(payload) >= 10:
         width, height = struct.unpack("<HH", payload[6:10])
         return width & 0x3FFF, height & 0x3FFF
-    if kind == b"VP8L" and payload[0] == 0x2F:
+    if kind == b"VP8L" and payload[:1] == b"\x2f" and len(payload) >= 5:
         (bits,) = struct.unpack("<I", payload[1:5])
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if kind == b"VP8X":
-        return (int.from_bytes(payload[4:7], "little") + 1,
-                int.from_bytes(payload[7:10], "little") + 1)
-    raise PhotoError("the file is damaged: the WebP has no picture header", "damaged")
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a WebP, after walking its chunks to the picture's bitstream.
+
+    The RIFF length must fit in the file and every chunk in the RIFF; an extended file's
+    canvas (VP8X) must be the size of its picture, so a small canvas cannot hide a huge one.
+    """
+    if len(data) < 20:
+        raise PhotoError("the file is truncated: the WebP header is cut short", "damaged")
+    (riff_length,) = struct.unpack("<I", data[4:8])
+    end = riff_length + 8
+    if end > len(data):
+        raise PhotoError("the file is truncated: the WebP ends before the end of the picture",
+                         "damaged")
+    canvas: tuple[int, int] | None = None
+    position = 12
+    while position + 8 <= end:
+        kind, length = struct.unpack("<4sI", data[position:position + 8])
+        payload = data[position + 8:position + 8 + length]
+        if position + 8 + length > end:
+            raise PhotoError("the file is damaged: a WebP chunk runs past the end of the file",
+                             "damaged")
+        if kind == b"VP8X" and canvas is None and length >= 10:
+            canvas = (int.from_bytes(payload[4:7], "little") + 1,
+                      int.from_bytes(payload[7:10], "little") + 1)
+        elif kind == b"ANIM" and canvas is not None:
+            return canvas  # frames of an animation: the canvas bounds them all
+        else:
+            size = _webp_bitstream_size(kind, payload)
+            if size is not None:
+                if canvas is not None and size != canvas:
+                    raise PhotoError("the file is damaged: the WebP's picture is not the size "
+                                     "its header gives", "damaged")
+                return size
+        position += 8 + length + (length & 1)  # chunks are padded to an even length
+    raise PhotoError("the file is damaged: the WebP has no picture in it", "damaged")
 
 
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
