@@ -43,6 +43,7 @@ ROW_UP_COS = np.cos(np.radians(15))  # tiles standing in one row lean alike
 PARALLEL_COS = np.cos(np.radians(8))  # the two tiers of a rack run side by side
 UNREADABLE = 0.1  # a "tile" read at under this (about 0.02 is a uniform guess) is no tile
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows of tiles at least this tall
+DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
 TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one further off)
 # the lower tier stands nearer the camera than the upper one, so its tiles look as tall or
 # taller (on the real racks 1.10–1.18 times, on the renders 0.97–1.20); a row below the rack's
@@ -51,6 +52,8 @@ TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tile heights are alike (the upper one fu
 LOWER_TIER_AT_LEAST = 0.9
 UPPER_TIER_AT_MOST = 1.12
 TIER_APART = (0.9, 1.9)  # the tiers' bottom lines lie this many tile heights apart
+NEARER_AT_LEAST = 0.9  # a rack further down the photo, its tiles this tall, is nearer
+UNBARRED_NEARER_TILES = 3  # a row of this many further down, its bar not seen, may be too
 HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
@@ -134,17 +137,20 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     try:
         read = find_and_read(photo, upright=True)
     except PhotoError as error:
-        if str(error).startswith("no tiles found"):
+        # only the plain "no tiles" refusal is said again for a rack: a photo too small to
+        # find tiles in (code too_small) is answered with its size, as a table's is
+        if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
-    rack_rows = _rack_rows(photo.image, read, scale=1 / photo.factor)
+    rack_rows, on_other_rack, unsure = _rack_rows(photo.image, read, scale=1 / photo.factor)
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
-    if _mostly_off_rack(read, on_rack):
+    if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
-    tiles = tuple(replace(read.tile(index), set_index=row_number)
+    tiles = tuple(replace(read.tile(index), set_index=row_number,
+                          low_confidence=read.tile(index).low_confidence or unsure)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
@@ -154,18 +160,20 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                        jokers=sum(tile.is_joker for tile in held), preset=preset)
 
 
-def _mostly_off_rack(read: ReadFound, on_rack: set[int]) -> bool:
+def _mostly_off_rack(read: ReadFound, on_rack: set[int], on_other_rack: set[int]) -> bool:
     """Whether far more tiles of the rack's tiles' size lie off the rack than stand on it.
 
     A rack photo is taken of the rack, its tiles large in the frame: a few tiles may lie
     around it (on the table, in the pool) or further off and smaller, but when most tiles as
     large as the rack's are elsewhere, the photo is of the table (a set's row taken for a
     rack), or the reader missed most of the rack's tiles; a value read either way is wrong,
-    so the player is asked for a photo of the rack instead.
+    so the player is asked for a photo of the rack instead. The tiles standing on another
+    rack further off (``on_other_rack``) are not counted: they are where they belong.
     """
     size = float(np.median([read.found[i].long_side for i in on_rack]))
     off = sum(1 for i, tile in enumerate(read.found)
-              if i not in on_rack and tile.long_side >= LIKE_SIZED * size)
+              if i not in on_rack and i not in on_other_rack
+              and tile.long_side >= LIKE_SIZED * size)
     return off > max(OFF_RACK_SHARE * len(on_rack), FEW_AROUND)
 
 
@@ -180,6 +188,7 @@ class _Row:
     tile_height: float
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
     ledge_seen: bool = True  # False: found on the lower tier's edge, its own ledge not seen
+    tile_width: float = 0.0  # the tiles' median width (kept for a row whose bar was not seen)
 
 
 def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
@@ -189,11 +198,14 @@ def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
     ``image`` may be the photo at a reduced size: ``scale`` turns the outlines' photo pixels
     into its pixels.
     """
-    return [row.indexes for row in _rack_rows(image, read, scale=scale)]
+    return [row.indexes for row in _rack_rows(image, read, scale=scale)[0]]
 
 
-def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row]:
-    """The rack's rows (top first), in ``image``'s pixels; [] if no rack."""
+def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
+               ) -> tuple[list[_Row], set[int], bool]:
+    """The rack's rows (top first), in ``image``'s pixels, [] if no rack; the tiles standing
+    on another rack further off, passed over for a nearer one; and whether another row may
+    be the player's rack instead (the rack's tiles are then all read as unsure)."""
     # a box the reader cannot read as any tile is a blank stretch of the rack's board or a
     # shadow, not a tile standing on it
     readable = [i for i in range(len(read.found)) if read.confidence[i] >= UNREADABLE]
@@ -213,12 +225,39 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row
             # a row of sets on a table may show the table's edge as far under it (rummy-14)
             and (row.ledge_seen or len(readable) == len(row.indexes))]
     if not rows:
-        return []
+        return [], set(), False
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
-    # as large tiles further off, or a stray tile standing near, is not it)
-    tallest = max(row.tile_height for row in rows)
-    first = max((row for row in rows if row.tile_height >= RACK_ROW_HEIGHT * tallest),
+    # as large tiles further off, or a stray tile standing near, is not it); a row of one box
+    # read as likely not one tile (a box over two tiles, or over a stretch of board, often
+    # far taller than the tiles about it) does not set the size, unless it is all there is
+    sizing = [row for row in rows
+              if len(row.indexes) > 1 or read.confidence[row.indexes[0]] >= DOUBTFUL_BOX] \
+        or rows
+    tallest = max(row.tile_height for row in sizing)
+    first = max((row for row in sizing if row.tile_height >= RACK_ROW_HEIGHT * tallest),
                 key=lambda row: (len(row.indexes), row.tile_height))
+    rack = _with_tier(first, rows, groups, geometry)
+    # another player's rack lies further off than the player's own, higher in the photo: a
+    # rack on its bar further down, apart from this one, with tiles as large, is nearer and
+    # is the player's (each step goes down the photo, so this ends)
+    passed_over: set[int] = set()
+    while nearer := [row for row in rows if _nearer_rack(rack[-1], row)]:
+        passed_over |= {index for row in rack for index in row.indexes}
+        first = max(nearer, key=lambda row: (len(row.indexes), row.tile_height))
+        rack = _with_tier(first, rows, groups, geometry)
+    # a row of tiles standing further down, looking as tall or taller, whose bar was not seen
+    # (a black ledge on a black board), may be the player's rack, or its other tier: the
+    # choice is then unsure
+    on_rack = {index for row in rack for index in row.indexes}
+    unsure = any(_maybe_nearer(rack[-1], _unbarred(group, geometry))
+                 for group in groups if len(group) >= UNBARRED_NEARER_TILES
+                 and on_rack.isdisjoint(group))
+    return rack, passed_over - on_rack, unsure
+
+
+def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
+               geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> list[_Row]:
+    """The rack's row and its other tier, if it has one (top first)."""
     # a second row of like tiles stacked just above or below it, overlapping it along the
     # rack, is its other tier
     tiers = [other for other in rows if other is not first and _other_tier(first, other)]
@@ -234,6 +273,25 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float) -> list[_Row
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return rack
+
+
+def _maybe_nearer(lowest: _Row, other: _Row) -> bool:
+    """Whether ``other``, a row whose bar was not seen, stands below the rack whose lowest
+    row is ``lowest`` (by more than a row's own spread), its tiles looking as tall or taller:
+    nearer the camera, it may be the player's rack."""
+    return (other.tile_height >= lowest.tile_height
+            and _apart(lowest, other) > TIER_APART[0])
+
+
+def _nearer_rack(lowest: _Row, other: _Row) -> bool:
+    """Whether ``other`` is a rack nearer the camera than the one whose lowest row is
+    ``lowest``: on a bar of its own, further down than a tier stands (in either row's tile
+    heights), its tiles looking at least NEARER_AT_LEAST as tall."""
+    apart = _apart(lowest, other)
+    return (other.ledge_seen
+            and other.tile_height >= NEARER_AT_LEAST * lowest.tile_height
+            and apart > TIER_APART[1]
+            and apart * lowest.tile_height / other.tile_height > TIER_APART[1])
 
 
 def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale: float
@@ -380,9 +438,9 @@ def _hidden_tier(first: _Row, group: list[int],
     stands just above or below the rack's row (HIDDEN_TIER_APART tile heights), parallel to
     it, with tiles of a like height, every tile over the rack's bar; below it, at least two
     such tiles."""
-    indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
-    tier = _Row(indexes, origin, right, down, tile_height,
-                (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2))
+    tier = _unbarred(group, geometry)
+    indexes, origin, tile_width = tier.indexes, tier.origin, tier.tile_width
+    along = np.array([float((geometry[i][0] - origin) @ tier.right) for i in indexes])
     apart = _apart(first, tier)
     if apart > 0 and len(indexes) < 2:
         return None  # one tile in front of the rack, no ledge seen under it, lies on the table
@@ -397,6 +455,15 @@ def _hidden_tier(first: _Row, group: list[int],
             and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
         return tier
     return None
+
+
+def _unbarred(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+              ) -> _Row:
+    """A row of standing tiles whose bar was not seen, its extent the tiles' own."""
+    indexes, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
+    return _Row(indexes, origin, right, down, tile_height,
+                (float(along.min()) - tile_width / 2, float(along.max()) + tile_width / 2),
+                ledge_seen=False, tile_width=tile_width)
 
 
 def _overlap(a: _Row, b: _Row) -> bool:

@@ -286,6 +286,16 @@ def test_a_photo_without_tiles_says_how_to_photograph_a_rack() -> None:
         read_rack(jpeg_bytes(plain))
 
 
+def test_a_rack_photo_too_small_to_find_tiles_in_is_refused_as_too_small() -> None:
+    # the refusal's code decides, not its first words ("no tiles found in a photo this small")
+    render = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103,
+                         size=(960, 720))
+    thumbnail = cv2.resize(render.image, (80, 60), interpolation=cv2.INTER_AREA)
+    with pytest.raises(PhotoError, match=r"this small \(80×60 pixels\)") as refused:
+        read_rack(jpeg_bytes(thumbnail))
+    assert refused.value.code == "too_small"
+
+
 def test_the_annotated_picture_greys_the_tiles_off_the_rack(
         two_rows_and_a_stray_tile: RenderedRack) -> None:
     render = two_rows_and_a_stray_tile
@@ -446,3 +456,44 @@ def test_a_row_of_a_second_rack_two_of_its_tile_heights_up_is_not_the_upper_tier
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
     assert reading.rows == 1
+
+
+@pytest.mark.parametrize("seed", [32013005, 41013000])
+def test_a_rack_further_down_the_photo_is_the_players_not_a_second_rack_of_more_tiles(
+        seed: int) -> None:
+    """Seed 32013005: a joker and an O3 on the player's rack, and further off, higher in the
+    photo, a second rack of seven tiles; seed 41013000: one tile, and a two-tier second rack
+    of eleven. The row with the most tiles among the largest was the second rack's, read
+    surely as the player's. A rack on its own bar further down than a tier stands, its tiles
+    as large, is nearer the camera: it is the player's, and the second rack's tiles, standing
+    where they belong, do not make the photo a table's."""
+    render = rack_of_kind("a second rack", seed)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert len(reading.ignored) >= len(render.others)
+
+
+def test_a_rack_read_over_a_larger_row_further_down_without_a_bar_is_read_as_unsure() -> None:
+    """Seed 32013029: eleven tiles on a black rack whose black ledge does not show on its black
+    board, and further off, higher in the photo, a second rack on a grey bar. Only the second
+    rack stands on a bar seen, so it is the rack found; but a row of eleven tiles standing
+    below it, looking taller (nearer the camera), may be the player's rack: every tile read
+    is flagged unsure rather than given as a sure, wrong rack."""
+    render = rack_of_kind("a second rack", 32013029)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.tiles and all(tile.low_confidence for tile in reading.tiles)
+
+
+@pytest.mark.parametrize("seed", [31013014, 33013015])
+def test_one_box_read_unsure_and_taller_than_the_rack_does_not_hide_the_racks_row(
+        seed: int) -> None:
+    """Seed 31013014: a box at the left end of a rack of twelve, twice as tall as its tiles
+    and read under 0.4 (a K10); seed 33013015: a box on the board at a two-tier rack's end,
+    read under 0.3. Standing on the bar, each was the tallest row, so the rack's rows (their
+    tiles under 0.8 as tall) were not among the largest and that one box was read as the
+    rack. A row of one box read under a half sets no size: the rack's rows are read."""
+    render = rack_of_kind("a second rack", seed)
+    reading = read_rack(jpeg_bytes(render.image))
+    truth, read = Counter(render.rack_tiles), Counter(reading.rack)
+    assert sum((truth & read).values()) >= len(render.rack_tiles) - 1
+    assert not read - truth

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -110,6 +111,20 @@ def test_the_cli_explains_a_photo_without_a_rack(tmp_path: Path) -> None:
     assert "no tiles found on a rack" in result.output
     missing = CliRunner().invoke(main, ["read-rack", str(tmp_path / "nothing.jpg")])
     assert missing.exit_code == 2 and "cannot read the image" in missing.output
+
+
+def test_a_thumbnail_of_a_rack_is_refused_as_too_small_by_the_api_and_the_cli(
+        tmp_path: Path, client: FlaskClient, rack: RenderedRack) -> None:
+    thumbnail = jpeg_bytes(cv2.resize(rack.image, (80, 60), interpolation=cv2.INTER_AREA))
+    status, refused = post_rack(client, thumbnail)
+    assert status == 400 and refused["code"] == "too_small"
+    assert "this small (80×60 pixels)" in str(refused["error"])
+    photo = tmp_path / "thumbnail.jpg"
+    photo.write_bytes(thumbnail)
+    result = CliRunner().invoke(main, ["read-rack", str(photo)])
+    assert result.exit_code == 2
+    assert "this small (80×60 pixels)" in result.output
+    assert "no tiles found on a rack" not in result.output
 
 
 def test_the_record_game_page_offers_a_photo_of_each_rack(client: FlaskClient) -> None:
