@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--real-racks] [--rack-kinds 8 (the default; 0: none)]
+        [--real-racks] [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
@@ -249,6 +249,28 @@ def synthetic(count: int, *, hard: bool = False,
     return tally
 
 
+def shadowed(count: int, seed: int, kinds: dict[str, Tally]) -> Tally:
+    """The fixed set of table renders with a shadow across the tiles
+    (``benchmarks.synthetic_set.shadow_set``), each kind of shadow also tallied in ``kinds``."""
+    from benchmarks.synthetic_set import shadow_set
+    from training.synthetic import SHADOWS
+
+    tally = Tally()
+    for number, rendered in enumerate(shadow_set(count, seed)):
+        tiles = [TruthTile(t.tile, np.array(t.outline, np.float32)) for t in rendered.tiles]
+        sets: dict[int, list[tuple[int, int]]] = {}
+        for index, t in enumerate(rendered.tiles):
+            sets.setdefault(t.set_index, []).append((t.position, index))
+        truth = Truth(tiles, [[i for _, i in sorted(s)] for _, s in sorted(sets.items())],
+                      ordered=True)
+        reading = read_timed(rendered.image, tally)
+        score(reading, truth, tally)
+        kind = kinds.setdefault(SHADOWS[number % len(SHADOWS)], Tally())
+        kind.milliseconds.append(tally.milliseconds[-1])
+        score(reading, truth, kind)
+    return tally
+
+
 def _twelve_mp_jpeg(image: np.ndarray, size: tuple[int, int] = (4000, 3000)) -> bytes:
     big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     return cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
@@ -397,6 +419,42 @@ def racks(count: int) -> dict[str, float | int | str]:
     }
 
 
+SHADOW_RACK_SEEDS = 50_000_000  # the fixed shadowed racks; tuned on 51 000 000, checked on 52
+
+
+def shadow_racks(count: int, first_seed: int = SHADOW_RACK_SEEDS
+                 ) -> dict[str, dict[str, str | int]]:
+    """The rack reader on ``count`` rack renders (as ``racks``) with a shadow across the rack's
+    tiles (``training.synthetic.SHADOWS`` in turn), tallied per kind of shadow."""
+    from collections import Counter
+
+    from training.synthetic import SHADOWS
+    from training.synthetic_rack import random_rack, render_rack
+
+    tallies: dict[str, Counter[str]] = {kind: Counter() for kind in SHADOWS}
+    for number, seed in enumerate(range(first_seed, first_seed + count)):
+        kind = SHADOWS[number % len(SHADOWS)]
+        render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow=kind)
+        tally = tallies[kind]
+        tally["photos"] += 1
+        truth = Counter(render.rack_tiles)
+        tally["tiles"] += len(render.rack_tiles)
+        try:
+            reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
+        except PhotoError:
+            continue
+        read = Counter(reading.rack)
+        tally["found"] += 1
+        tally["exact"] += read == truth
+        tally["right"] += sum((truth & read).values())
+        tally["extra"] += sum((read - truth).values())
+        tally["confident misreads"] += sum(1 for tile in reading.tiles
+                                           if not tile.low_confidence and tile.tile not in truth)
+    results = {kind: _kind_summary(tally, tally["photos"]) for kind, tally in tallies.items()}
+    results["all shadows"] = _kind_summary(sum(tallies.values(), Counter()), count)
+    return results
+
+
 RACK_KIND_SEEDS = 30_000_000  # the fixed set of each kind: seeds from here, 1000 a kind
 
 
@@ -526,6 +584,12 @@ def main() -> None:
                         help="renders of each kind of rack photo (RACK_KINDS; 0: none)")
     parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
                         help="first seed of the kinds (the default is the fixed, held-out set)")
+    parser.add_argument("--shadows", type=int, default=30,
+                        help="table renders and rack renders with a shadow across the tiles "
+                             "(0: none)")
+    parser.add_argument("--shadows-seed", type=int, default=None,
+                        help="tables' seed (racks: 50 000 000 + 1000 × (seed − 2029)); the "
+                             "default is the fixed, held-out set")
     parser.add_argument("--real-racks", action="store_true",
                         help="the rack reader on the real labelled photos (racks and tables)")
     parser.add_argument("--json", type=Path)
@@ -551,6 +615,11 @@ def main() -> None:
     if args.hard:
         tallies[f"synthetic, harder kinds ({args.hard} photos)"] = synthetic(
             args.hard, hard=True, kinds=kinds)
+    shadow_kinds: dict[str, Tally] = {}
+    if args.shadows:
+        from benchmarks.synthetic_set import SHADOW_SEED
+        tallies[f"synthetic, shadows ({args.shadows} photos)"] = shadowed(
+            args.shadows, args.shadows_seed or SHADOW_SEED, shadow_kinds)
     for name, tally in tallies.items():
         results[name] = tally.summary()
         print(f"== {name}")
@@ -564,6 +633,20 @@ def main() -> None:
         print(f"  {kind:20s} {summary['true tiles']:4d} tiles: found {summary['tile recall']:.4f}, "
               f"read right {summary['identity accuracy']:.4f}, misreads flagged "
               f"{summary['misreads flagged low-confidence']}")
+    for kind, tally in shadow_kinds.items():
+        summary = tally.summary()
+        results[f"shadow: {kind}"] = summary
+        print(f"  shadow {kind:13s} {summary['true tiles']:4d} tiles: found "
+              f"{summary['tile recall']:.4f}, read right {summary['identity accuracy']:.4f}, "
+              f"misreads flagged {summary['misreads flagged low-confidence']}, extra not "
+              f"flagged {summary['extra tiles not flagged']}")
+    if args.shadows:
+        from benchmarks.synthetic_set import SHADOW_SEED
+        rack_seed = SHADOW_RACK_SEEDS + 1000 * ((args.shadows_seed or SHADOW_SEED) - SHADOW_SEED)
+        results["shadowed racks"] = by_shadow = shadow_racks(args.shadows, rack_seed)
+        print(f"== shadowed racks ({args.shadows} renders, seeds from {rack_seed})")
+        for kind, summary in by_shadow.items():
+            print(f"  {kind:28s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if args.racks:
         results["racks"] = racks(args.racks)
         print(f"== racks ({args.racks} rendered rack photos)")

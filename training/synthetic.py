@@ -44,6 +44,11 @@ CLASSIC_FONTS: dict[str, tuple[float, float, float, float]] = {
 }
 BACKGROUNDS = ("wood", "cloth", "dark", "white")
 LIGHTS = ("neutral", "warm", "cold")
+# Shadows a real table brings (``cast_shadow``): a soft-edged shadow of an arm or a phone held
+# over the table, a hard-edged shadow line across a set (a lamp behind the player), and a side
+# light falling off across the photo.
+SHADOWS = ("soft", "hard", "side")
+SHADOW_LIGHT = (0.25, 0.45)  # the light left in the shadow's darkest part
 
 TILE_ASPECT = 26 / 36  # width / height of a real tile face (about 26 × 36 mm)
 TILE_THICKNESS = 0.2  # thickness / height: what shows of the tile's side under a slant
@@ -642,7 +647,8 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
                  light: str | None = None, glare: bool | None = None, blur: float | None = None,
                  perspective: float | None = None, rotation_deg: float | None = None,
                  upside_down_chance: float = 0.1, font: str = "duplex",
-                 fill: float | None = None, depth_of_field: float = 0.0) -> RenderedTable:
+                 fill: float | None = None, depth_of_field: float = 0.0,
+                 shadow: str | None = None) -> RenderedTable:
     """A photo of ``table`` (sets of tiles) lying on a table, with every tile's outline.
 
     Each option left as None is drawn at random from ``seed``. ``perspective`` is the camera's
@@ -651,7 +657,8 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
     ``font`` is how the classic design prints its numbers (CLASSIC_FONTS), ``fill`` the share
     of the photo the tiles cover (about 0.05–0.28 when drawn; 0.4 and more is a close-up),
     ``depth_of_field`` the blur (sigma in pixels) of the part of the photo farthest from the
-    sharp band across it (a close-up focused on one spot).
+    sharp band across it (a close-up focused on one spot), ``shadow`` one of SHADOWS cast
+    across the tiles (``cast_shadow``; None: no shadow).
     """
     width, height = size
     if width < 64 or height < 64:
@@ -688,6 +695,8 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
         raise ValueError(f"font must be one of {', '.join(CLASSIC_FONTS)}, not {font!r}")
     if blur < 0 or depth_of_field < 0 or not 0 <= slant <= 0.6:
         raise ValueError("blur must be >= 0 and perspective between 0 and 0.6")
+    if shadow is not None and shadow not in SHADOWS:
+        raise ValueError(f"shadow must be one of {', '.join(SHADOWS)}, not {shadow!r}")
 
     # Tables are drawn at half size: their texture is soft, and it saves a third of the time.
     small = _BACKGROUND_MAKERS[background](width // 2, height // 2, rng).astype(np.float32)
@@ -703,6 +712,10 @@ def render_table(table: Table, *, seed: int, design: str | None = None,
     if depth_of_field > 0:
         # drawn from their own generator, so renders without it stay as they were
         image = _out_of_focus(image, np.random.default_rng([seed, 1]), depth_of_field)
+    if shadow is not None:
+        # also from a generator of its own: the renders without a shadow stay as they were
+        cast_shadow(image, np.random.default_rng([seed, 2]), shadow,
+                    np.concatenate(quads) if quads else np.zeros((0, 2), np.float32))
     image = _photograph(image, rng, light=light, glare=glare, blur=blur)
     rendered = tuple(
         RenderedTile(tile=t.tile, outline=_outline(q), set_index=t.set_index,
@@ -767,6 +780,72 @@ def _full_size(small: np.ndarray, width: int, height: int,
     ``channels``): cv2 scales three-channel images far faster than numpy broadcasts."""
     merged = cv2.merge([small * np.float32(c) for c in channels])
     return cv2.resize(merged, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def cast_shadow(image: np.ndarray, rng: np.random.Generator, kind: str,
+                tiles: np.ndarray) -> None:
+    """Darken ``image`` (float32, in place) by a shadow of ``kind`` (SHADOWS) falling across
+    ``tiles`` (their corners, N × 2): the light left in its darkest part is SHADOW_LIGHT.
+
+    ``soft``: an arm reaching in from one side of the photo with a hand or a phone at its end,
+    over the tiles, its edge blurred (2–5% of the photo). ``hard``: a straight shadow line
+    through the tiles' middle part at any angle (a penumbra of a pixel or two), dark on one
+    side. ``side``: the light falling off across the photo from one side to the other, faster
+    or slower. The shade is a touch bluer than the light (lit by the room, not the lamp).
+    """
+    height, width = image.shape[:2]
+    light = float(rng.uniform(*SHADOW_LIGHT))
+    if len(tiles):
+        low, high = tiles.min(axis=0), tiles.max(axis=0)
+        target = low + (high - low) * rng.uniform(0.3, 0.7, 2)
+        if kind == "hard":  # through a tile, so the line cuts across its set
+            target = tiles[4 * int(rng.integers(len(tiles) // 4)):][:4].mean(axis=0)
+    else:
+        target = np.array((width, height), np.float64) * rng.uniform(0.3, 0.7, 2)
+    shade = np.zeros((height, width), np.float32)
+    if kind == "soft":
+        side = int(rng.integers(4))  # the arm comes in from the left, top, right or bottom
+        entry = {0: (0.0, rng.uniform(0.2, 0.8) * height),
+                 1: (rng.uniform(0.2, 0.8) * width, 0.0),
+                 2: (float(width), rng.uniform(0.2, 0.8) * height),
+                 3: (rng.uniform(0.2, 0.8) * width, float(height))}[side]
+        start, end = np.array(entry, np.float64), np.asarray(target, np.float64)
+        along = end - start
+        along /= max(float(np.linalg.norm(along)), 1.0)
+        across = np.array((-along[1], along[0]))
+        arm = min(width, height) * float(rng.uniform(0.1, 0.18)) / 2
+        outward = start - along * arm * 3
+        cv2.fillConvexPoly(shade, np.round(np.array(
+            [outward + across * arm * 1.3, end + across * arm, end - across * arm,
+             outward - across * arm * 1.3]) * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+        if rng.random() < 0.5:  # a phone held in the hand
+            phone = min(width, height) * float(rng.uniform(0.12, 0.2))
+            box = ((float(end[0]), float(end[1])), (phone, phone * 2.0),
+                   float(np.degrees(np.arctan2(along[1], along[0]))) + 90)
+            cv2.fillConvexPoly(shade, np.round(cv2.boxPoints(box) * 16).astype(np.int32), 1.0,
+                               cv2.LINE_AA, shift=4)
+        else:  # a hand: a wider blob
+            cv2.circle(shade, (round(end[0]), round(end[1])), round(arm * 1.4), 1.0, -1,
+                       cv2.LINE_AA)
+        shade = cv2.GaussianBlur(shade, (0, 0), min(width, height) * float(rng.uniform(0.02, 0.05)))
+    elif kind == "hard":
+        angle = float(rng.uniform(0, np.pi))
+        normal = np.array((np.cos(angle), np.sin(angle)), np.float32)
+        xs = np.arange(width, dtype=np.float32)[None, :] - np.float32(target[0])
+        ys = np.arange(height, dtype=np.float32)[:, None] - np.float32(target[1])
+        penumbra = float(rng.uniform(0.6, 2.0))
+        shade = np.clip(0.5 + (xs * normal[0] + ys * normal[1]) / (2 * penumbra), 0, 1)
+    else:
+        angle = float(rng.uniform(0, 2 * np.pi))
+        xs = np.linspace(-0.5, 0.5, width, dtype=np.float32)[None, :]
+        ys = np.linspace(-0.5, 0.5, height, dtype=np.float32)[:, None]
+        across = xs * np.float32(np.cos(angle)) + ys * np.float32(np.sin(angle))
+        reach = float(abs(np.cos(angle)) * 0.5 + abs(np.sin(angle)) * 0.5)
+        shade = np.clip(across / (2 * reach) + 0.5, 0, 1) ** np.float32(rng.uniform(0.5, 1.5))
+    shade = np.asarray(shade, np.float32)
+    bluer = float(rng.uniform(0.0, 0.08))
+    for channel, tint in enumerate((1 + bluer, 1.0, 1 - bluer)):
+        image[..., channel] *= 1 - shade * np.float32(1 - light * tint)
 
 
 def _out_of_focus(image: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:

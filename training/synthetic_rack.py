@@ -36,6 +36,7 @@ from training.synthetic import (
     _photograph,
     _plastic,
     _smooth_noise,
+    cast_shadow,
 )
 
 # BGR rack plastics: the classic cream, black, grey, brown, blue, red, green, white.
@@ -141,7 +142,8 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
                 stray: tuple[Tile, ...] | None = None, light: str | None = None,
                 fill: float | None = None, glare: bool | None = None, lip: float = 0.0,
                 wide_gap: float = 0.0, glossy: bool = False, hand: bool = False,
-                second_rack: bool = False, laid_in_front: int = 0) -> RenderedRack:
+                second_rack: bool = False, laid_in_front: int = 0,
+                shadow: str | None = None) -> RenderedRack:
     """A photo of a rack holding ``rows`` (one or two rows of tiles, top row first).
 
     Options left as None are drawn from ``seed``; ``fill`` is the rack's share of the photo's
@@ -152,7 +154,8 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
     front); a ``wide_gap`` (tile widths) somewhere in the first row; ``glossy`` glints on the
     tiles; a ``hand`` reaching into the frame at the rack's end; a ``second_rack`` of smaller
     tiles further off, partly in the frame; ``laid_in_front`` tiles lying as a set on the table
-    just in front of the rack (like ``stray``, not the rack's).
+    just in front of the rack (like ``stray``, not the rack's); a ``shadow`` of
+    ``synthetic.SHADOWS`` across the rack's tiles (``synthetic.cast_shadow``).
     """
     if not 1 <= len(rows) <= 2:
         raise ValueError(f"a rack has one or two rows, not {len(rows)}")
@@ -203,8 +206,8 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
     colour = np.array(rack_colours[rack_colour], np.float32) * float(rng.uniform(0.85, 1.1))
     grain = _wood_grain(width, height, extra, homography, plane) if rack_colour == "wood" else None
     # the rack's shadow on the table, then the back board, the bars and the front lip
-    shadow = plane + np.float32([[0.15, 0.1]] * 4)
-    quad = _project(homography, shadow)
+    rack_shadow = plane + np.float32([[0.15, 0.1]] * 4)
+    quad = _project(homography, rack_shadow)
     mask = np.zeros((height, width), np.float32)
     cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, tile_height_px * 0.08))
@@ -245,6 +248,9 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
         _glints(image, [_project(homography, corners) for *_, corners in laid], extra)
     if hand:
         _hand(image, homography, plane, focus, tile_height_px, extra)
+    if shadow is not None:  # from a generator of its own, as the options above
+        cast_shadow(image, np.random.default_rng((seed, 3)), shadow,
+                    np.concatenate([_project(homography, corners) for *_, corners in laid]))
     drawn_glare = bool(rng.random() < 0.25)
     image = _photograph(image, rng, light=light, glare=drawn_glare if glare is None else glare,
                         blur=0.0 if rng.random() < 0.7 else float(rng.uniform(0.4, 1.5)))

@@ -20,6 +20,7 @@ MAX_SIDE = 20_000  # no phone takes a photo 20 000 pixels long: a strip like tha
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+_VP8_START_CODE = b"\x9d\x01\x2a"
 # start-of-frame markers carry the picture size (all SOFn but DHT C4, JPG C8, DAC CC)
 _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -90,8 +91,61 @@ def _png_size(data: bytes) -> tuple[int, int]:
             return width, height
 
 
+def _is_webp(data: bytes) -> bool:
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+
+
+def _webp_bitstream_size(kind: bytes, payload: bytes) -> tuple[int, int] | None:
+    """The picture size in a VP8 (lossy) or VP8L (lossless) chunk's first bytes."""
+    if kind == b"VP8 " and payload[3:6] == _VP8_START_CODE and len(payload) >= 10:
+        width, height = struct.unpack("<HH", payload[6:10])
+        return width & 0x3FFF, height & 0x3FFF
+    if kind == b"VP8L" and payload[:1] == b"\x2f" and len(payload) >= 5:
+        (bits,) = struct.unpack("<I", payload[1:5])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a WebP, after walking its chunks to the picture's bitstream.
+
+    The RIFF length must fit in the file and every chunk in the RIFF; an extended file's
+    canvas (VP8X) must be the size of its picture, so a small canvas cannot hide a huge one.
+    """
+    if len(data) < 20:
+        raise PhotoError("the file is truncated: the WebP header is cut short", "damaged")
+    (riff_length,) = struct.unpack("<I", data[4:8])
+    end = riff_length + 8
+    if end > len(data):
+        raise PhotoError("the file is truncated: the WebP ends before the end of the picture",
+                         "damaged")
+    canvas: tuple[int, int] | None = None
+    position = 12
+    while position + 8 <= end:
+        kind, length = struct.unpack("<4sI", data[position:position + 8])
+        payload = data[position + 8:position + 8 + length]
+        if position + 8 + length > end:
+            raise PhotoError("the file is damaged: a WebP chunk runs past the end of the file",
+                             "damaged")
+        if kind == b"VP8X" and canvas is None and length >= 10:
+            canvas = (int.from_bytes(payload[4:7], "little") + 1,
+                      int.from_bytes(payload[7:10], "little") + 1)
+        elif kind == b"ANIM" and canvas is not None:
+            return canvas  # frames of an animation: the canvas bounds them all
+        else:
+            size = _webp_bitstream_size(kind, payload)
+            if size is not None:
+                if canvas is not None and size != canvas:
+                    raise PhotoError("the file is damaged: the WebP's picture is not the size "
+                                     "its header gives", "damaged")
+                return size
+        position += 8 + length + (length & 1)  # chunks are padded to an even length
+    raise PhotoError("the file is damaged: the WebP has no picture in it", "damaged")
+
+
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
-    """Refuse what is not a complete JPEG or PNG of a sensible size; return the stored size."""
+    """Refuse what is not a complete JPEG, PNG or WebP of a sensible size; return the stored
+    size."""
     if not data:
         raise PhotoError("not an image: the file is empty", "not_an_image")
     if len(data) > MAX_BYTES:
@@ -105,8 +159,10 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
                              "damaged")
     elif data.startswith(_PNG_MAGIC):
         width, height = _png_size(data)
+    elif _is_webp(data):
+        width, height = _webp_size(data)
     else:
-        raise PhotoError("not an image: send a photo as JPEG or PNG", "not_an_image")
+        raise PhotoError("not an image: send a photo as JPEG, PNG or WebP", "not_an_image")
     if max(width, height) > MAX_SIDE:
         raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
                          f"{MAX_SIDE} on a side", "too_large")
@@ -167,8 +223,8 @@ def _decode(data: bytes, flags: int) -> np.ndarray:
 
 
 def decode_for_reading(data: bytes) -> DecodedPhoto:
-    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG is
-    decoded whole, cv2 would only shrink it afterwards)."""
+    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG or a
+    WebP is decoded whole, cv2 would only shrink it afterwards)."""
     width, height = check_photo_bytes(data)
     factor = 1
     if data.startswith(_JPEG_MAGIC):

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile, upright_corners
 from companion.vision.decode import DecodedPhoto, decode_for_reading
-from companion.vision.detect import FoundTile, detect
+from companion.vision.detect import Detection, FoundTile, detect
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
+from companion.vision.light import LightMap, face_brightness, in_shadow, light_map
 from companion.vision.networks import read_crops
 from companion.vision.quality import (
     brightened,
@@ -48,6 +50,9 @@ SMALL_PHOTO = 400
 CROP_SOURCE_WIDTH = 48
 ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
 BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, outwards
+# Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
+# bare board or table, read as nothing much, is no tile face.
+SHADE_PROBE = 0.3
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +67,14 @@ class ReadFound:
     confidence: np.ndarray
     ranking: np.ndarray  # per tile, class indexes from likeliest to least likely
     gain: float  # how much the photo was brightened to be read (quality.exposure_gain)
+    light: LightMap | None = None  # the shadow divided out of it, if any (light.py)
+    # the shadow found across the tiles, divided out or not (the tiles may read as surely
+    # without): a rack's bar is looked for with it divided out
+    shade: LightMap | None = None
+
+    def prepared(self, image: np.ndarray) -> np.ndarray:
+        """A decode of the photo (any size) lit as its tiles were read."""
+        return prepared(image, self.gain, self.light)
 
     def tile(self, index: int) -> ReadTile:
         """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
@@ -116,35 +129,26 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     """
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
-    factor = photo.factor
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
     gain = exposure_gain(small_copy)
-    image = brightened(photo.image, gain)
-    detection = detect(image)
-    found = [tile.scaled(factor) for tile in detection.found]
-    found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
-    small = max(photo.width, photo.height) < SMALL_PHOTO
-    if not found and small:
-        raise _too_small(photo, "no tiles found")
-    if not found:
-        raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
-                         "the frame, in good light", "no_tiles")
+    first = _found_and_read(photo, brightened(photo.image, gain), gain, None, upright=upright)
     check_colour(small_copy)
-
-    def corners_of(tile: FoundTile) -> np.ndarray:
-        corners = canonical_corners(tile.rect)
-        if upright and tile.short_side > SQUARISH * tile.long_side:
-            return upright_corners(corners)
-        return corners
-
-    corners = [corners_of(tile) for tile in found]
-    narrow = float(np.percentile([tile.short_side for tile in found], 10))
-    crop_factor = crop_factor_for(factor, narrow)
-    source = image if crop_factor == factor else brightened(photo.at(crop_factor), gain)
-    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down = read_crops(crops)
+    bright_end = min(255.0, float(cv2.cvtColor(small_copy, cv2.COLOR_BGR2GRAY).max()) * gain)
+    shade = first.shadowed(photo, bright_end)
+    read, light = first, None
+    if shade is not None:
+        # kept only when more tiles are read surely with the shadow divided out: a photo
+        # whose tiles all read surely anyway is read as it was
+        lit = _found_and_read(photo, shade.applied(first.image), gain, shade, upright=upright)
+        if lit.sure > first.sure:
+            read, light = lit, shade
+    found, corners, crops, probabilities, upside_down = (
+        read.found, read.corners, read.crops, read.probabilities, read.upside_down)
+    source, crop_factor, detection, corners_of = (
+        read.source, read.crop_factor, read.detection, read.corners_of)
     check_readable(crops, probabilities.max(axis=1), threshold=LOW_CONFIDENCE, gain=gain)
-    if small and poor_reading(probabilities.max(axis=1), LOW_CONFIDENCE):
+    if max(photo.width, photo.height) < SMALL_PHOTO \
+            and poor_reading(probabilities.max(axis=1), LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
     found, corners, probabilities, upside_down = _with_kept(
         second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
@@ -154,7 +158,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not upright:
         found, corners, probabilities, upside_down = _with_kept(
             tiles_unclaimed(found, probabilities.max(axis=1), detection.tile_map,
-                            detection.map_scale * factor, threshold=LOW_CONFIDENCE,
+                            detection.map_scale * photo.factor, threshold=LOW_CONFIDENCE,
                             source=source, crop_factor=crop_factor, corners_of=corners_of),
             found, corners, probabilities, upside_down)
     around: list[int] | None = None
@@ -175,7 +179,83 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                    for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     ranking = np.argsort(-probabilities, axis=1)
-    return ReadFound(found, corners, best, confidence, ranking, gain)
+    return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
+
+
+@dataclass(frozen=True, eq=False)
+class _FirstReading:
+    """The tiles found in one preparation of the photo (``image``: brightened, perhaps with a
+    shadow divided out) and each read once, before any second outline."""
+
+    image: np.ndarray
+    detection: Detection
+    found: list[FoundTile]
+    corners: list[np.ndarray]
+    source: np.ndarray  # the decode the crops were cut from, prepared as ``image``
+    crop_factor: int
+    crops: np.ndarray
+    probabilities: np.ndarray
+    upside_down: np.ndarray
+    corners_of: Callable[[FoundTile], np.ndarray]
+
+    @property
+    def sure(self) -> int:
+        """How many tiles are read surely (LOW_CONFIDENCE or more)."""
+        return int(np.sum(self.probabilities.max(axis=1) >= LOW_CONFIDENCE))
+
+    def shadowed(self, photo: DecodedPhoto, bright_end: float) -> LightMap | None:
+        """The light map dividing a shadow out when some tiles lie in one (light.in_shadow;
+        ``bright_end``: the photo's, brightened as it is read)."""
+        sure = self.probabilities.max(axis=1)
+        probes = np.array([bool(np.all((c >= 0) & (c <= (photo.width, photo.height))))
+                           for c in self.corners]) & (sure >= SHADE_PROBE)
+        if not probes.any():
+            return None
+        faces = face_brightness(self.crops[probes])
+        if not in_shadow(faces, sure[probes], bright_end,
+                         poorly_read=self.sure * 2 < len(self.found)):
+            return None
+        heights = [tile.long_side for tile in self.found]
+        centres = np.array([c.mean(axis=0) for c in self.corners])[probes] / photo.factor
+        return light_map(self.image, float(np.median(heights)) / photo.factor, centres, faces,
+                         bright_end)
+
+
+def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
+                    light: LightMap | None, *, upright: bool) -> _FirstReading:
+    """Find the tiles in ``image`` (``photo.image`` brightened by ``gain`` and lit by
+    ``light``) and read each once; PhotoError when none is found."""
+    factor = photo.factor
+    detection = detect(image)
+    found = [tile.scaled(factor) for tile in detection.found]
+    found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
+    if not found and max(photo.width, photo.height) < SMALL_PHOTO:
+        raise _too_small(photo, "no tiles found")
+    if not found:
+        raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
+                         "the frame, in good light", "no_tiles")
+
+    def corners_of(tile: FoundTile) -> np.ndarray:
+        corners = canonical_corners(tile.rect)
+        if upright and tile.short_side > SQUARISH * tile.long_side:
+            return upright_corners(corners)
+        return corners
+
+    corners = [corners_of(tile) for tile in found]
+    narrow = float(np.percentile([tile.short_side for tile in found], 10))
+    crop_factor = crop_factor_for(factor, narrow)
+    source = image if crop_factor == factor else prepared(photo.at(crop_factor), gain, light)
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
+    probabilities, upside_down = read_crops(crops)
+    return _FirstReading(image, detection, found, corners, source, crop_factor, crops,
+                         probabilities, upside_down, corners_of)
+
+
+def prepared(image: np.ndarray, gain: float, light: LightMap | None) -> np.ndarray:
+    """A decode of the photo (any size) brightened by ``gain`` and with ``light`` divided out,
+    as the tiles were found and read in it."""
+    image = brightened(image, gain)
+    return image if light is None else light.applied(image)
 
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:

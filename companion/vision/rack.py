@@ -29,7 +29,6 @@ from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
 from companion.vision.networks import read_crops
 from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
-from companion.vision.quality import brightened
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -142,7 +141,9 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
-    rack_rows, on_other_rack, unsure = _rack_rows(photo.image, read, scale=1 / photo.factor)
+    # the bar is judged in the photo as taken, with a shadow across the rack divided out
+    lit = photo.image if read.shade is None else read.shade.applied(photo.image)
+    rack_rows, on_other_rack, unsure = _rack_rows(lit, read, scale=1 / photo.factor)
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
@@ -336,7 +337,7 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         return read, indexes
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
     crop_factor = crop_factor_for(photo.factor, narrow)
-    source = brightened(photo.at(crop_factor), read.gain)
+    source = read.prepared(photo.at(crop_factor))
     probabilities, _ = read_crops(np.stack([crop_tile(source, c / crop_factor)
                                             for *_, c in slots]))
     found, corners = list(read.found), list(read.corners)
@@ -363,7 +364,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     centres = np.array([c.mean(axis=0) for c in corners]) * scale
     for number, row in enumerate(rows):
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
-    return ReadFound(found, corners, best, confidence, ranking, read.gain), indexes
+    return ReadFound(found, corners, best, confidence, ranking, read.gain, read.light,
+                     read.shade), indexes
 
 
 def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:

@@ -8,6 +8,8 @@ import zlib
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.vision import MAX_BYTES, PhotoError, decode_image, read_photo
 from tests.vision.conftest import jpeg_bytes, png_bytes, with_exif_orientation
@@ -26,8 +28,24 @@ def png_header_only(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk + end
 
 
+def webp_bytes(image: np.ndarray, quality: int = 90) -> bytes:
+    ok, buffer = cv2.imencode(".webp", image, [cv2.IMWRITE_WEBP_QUALITY, quality])
+    assert ok
+    return buffer.tobytes()
+
+
+def webp_header_only(width: int, height: int) -> bytes:
+    """A tiny extended WebP whose canvas and lossless picture claim width × height (the
+    picture's data never follows)."""
+    canvas = bytes(4) + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
+    lossless = b"\x2f" + struct.pack("<I", (width - 1) | (height - 1) << 14) + bytes(1)
+    chunks = (b"VP8X" + struct.pack("<I", len(canvas)) + canvas
+              + b"VP8L" + struct.pack("<I", len(lossless)) + lossless)
+    return b"RIFF" + struct.pack("<I", 4 + len(chunks)) + b"WEBP" + chunks
+
+
 def test_text_is_refused_as_not_an_image():
-    with pytest.raises(PhotoError, match="^not an image"):
+    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG or WebP"):
         read_photo(b"R5 R6 R7 | K9 B9 O9")
 
 
@@ -46,6 +64,35 @@ def test_a_png_cut_in_half_is_called_truncated():
     data = png_bytes(a_photo())
     with pytest.raises(PhotoError, match="^the file is truncated"):
         read_photo(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("quality", [90, 101], ids=["lossy", "lossless"])
+def test_a_webp_cut_in_half_is_called_truncated(quality):
+    data = webp_bytes(a_photo(), quality)
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[: len(data) // 2])
+    with pytest.raises(PhotoError, match="^the file is truncated"):
+        read_photo(data[:24])
+
+
+@pytest.mark.parametrize("quality", [90, 101], ids=["lossy", "lossless"])
+def test_a_webp_gives_its_size_from_its_header(quality):
+    from companion.vision.decode import check_photo_bytes
+
+    assert check_photo_bytes(webp_bytes(a_photo(321, 243), quality)) == (321, 243)
+
+
+def test_a_webp_claiming_a_huge_canvas_is_refused_before_decoding():
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 60 megapixels, the limit is 40"):
+        read_photo(webp_header_only(10_000, 6_000))
+
+
+def test_a_webp_whose_chunk_runs_past_its_riff_is_called_damaged():
+    data = bytearray(webp_bytes(a_photo()))
+    data[16:20] = struct.pack("<I", len(data) * 4)
+    with pytest.raises(PhotoError, match="^the file is damaged") as refused:
+        read_photo(bytes(data))
+    assert refused.value.code == "damaged"
 
 
 def test_a_jpeg_cut_inside_its_header_is_called_truncated():
@@ -158,3 +205,30 @@ def test_a_photo_too_dark_to_read_asks_for_more_light():
     dusk = (render.image.astype(np.float32) * 0.08).astype(np.uint8)
     with pytest.raises(PhotoError, match="too dark to read: more light"):
         read_photo(jpeg_bytes(dusk))
+
+
+def test_a_webp_whose_small_canvas_hides_a_large_picture_is_called_damaged():
+    lossy = webp_bytes(a_photo(640, 480))
+    canvas = bytes(4) + (99).to_bytes(3, "little") + (99).to_bytes(3, "little")
+    body = b"WEBP" + b"VP8X" + struct.pack("<I", len(canvas)) + canvas + lossy[12:]
+    with pytest.raises(PhotoError, match="not the size its header gives"):
+        read_photo(b"RIFF" + struct.pack("<I", len(body)) + body)
+
+
+SMALL_FILES = {"jpeg": jpeg_bytes(a_photo(64, 48)), "png": png_bytes(a_photo(64, 48)),
+               "webp": webp_bytes(a_photo(64, 48)), "webp lossless": webp_bytes(a_photo(64, 48), 101)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(sorted(SMALL_FILES)), cut=st.integers(0, 4000),
+       changes=st.lists(st.tuples(st.integers(0, 4000), st.integers(0, 255)), max_size=6))
+def test_a_damaged_photo_file_is_decoded_or_refused_with_a_photo_error(kind, cut, changes):
+    data = bytearray(SMALL_FILES[kind][:max(1, len(SMALL_FILES[kind]) - cut)])
+    for position, value in changes:
+        data[position % len(data)] = value
+    try:
+        image = decode_image(bytes(data))
+    except PhotoError as refused:
+        assert refused.code in {"damaged", "not_an_image", "too_large"}
+    else:
+        assert image.ndim == 3 and image.shape[2] == 3

@@ -349,7 +349,8 @@ def test_the_added_render_options_leave_the_seeded_rack_renders_as_they_were() -
     rows = random_rack(np.random.default_rng(5))
     plain = render_rack(rows, seed=5, size=(320, 240))
     with_defaults = render_rack(rows, seed=5, size=(320, 240), lip=0.0, wide_gap=0.0,
-                                glossy=False, hand=False, second_rack=False, laid_in_front=0)
+                                glossy=False, hand=False, second_rack=False, laid_in_front=0,
+                                shadow=None)
     assert np.array_equal(plain.image, with_defaults.image)
 
 

@@ -176,3 +176,13 @@ def test_real_tiles_turned_round_are_read_as_the_same_tiles_the_other_way_up():
     assert sum(a == b for a, b in zip(read, truth)) >= len(truth) - 1
     assert read == turned_read
     assert ((upside_down > 0.5) != (turned_upside_down > 0.5)).all()
+
+
+@pytest.mark.parametrize("options", [[cv2.IMWRITE_WEBP_QUALITY, 90], [cv2.IMWRITE_WEBP_QUALITY, 101]],
+                         ids=["lossy", "lossless"])
+def test_a_webp_photo_is_read_like_the_same_photo_as_jpeg(classic_render, classic_reading, options):
+    ok, webp = cv2.imencode(".webp", classic_render.image, options)
+    assert ok
+    reading = read_photo(webp.tobytes())
+    assert (reading.width, reading.height) == (classic_reading.width, classic_reading.height)
+    assert sets_as_text(reading.table) == sets_as_text(classic_reading.table)

@@ -1,0 +1,137 @@
+"""Uneven light: a shadow across part of the tiles, flattened before they are found and read.
+
+At a real table the phone's or the player's own shadow, or a lamp from one side, dims part of
+the tiles; the networks learned tiles lit evenly and lose or misread many of those in a deep
+shadow (a shadow leaving 30% of the light lost about half the tiles under it). Every tile face
+is the same cream plastic, so the tiles themselves show whether the light is even: when some
+faces are far darker than the others, the photo's light is measured from the table around the
+tiles and divided out. A photo whose tile faces are alike is read exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A face (the brightest tenth of a crop's middle: the plastic, not the ink) under this share
+# of the lit faces' (their 80th percentile) lies in a shadow. On the labelled real photos and
+# the benchmark's renders without a shadow, every tile lying wholly in the photo is at 0.65 or
+# more (a tile half off the photo's edge, its crop half black, is not counted).
+IN_SHADOW = 0.62
+# ... or, when most tiles lie in the shadow (the lit faces are then shaded too), under this
+# share of the photo's bright end (quality.exposure_gain's, brightened as the photo is): on
+# the labelled real photos and the renders without a shadow every face lying wholly in the
+# photo is at 0.49 or more (0.6 or more where no face is under IN_SHADOW of the others).
+UNDER_BRIGHT_END = 0.45
+LONE_SHADED_SURE = 0.9  # one face alone in the shadow must be read this surely
+# A face in the light is at least this share of the photo's bright end (renders and real
+# photos without a shadow: 0.72 and more for the lit faces, their 80th percentile).
+LIT_FACE_SHARE = 0.75
+# The light is measured at a scale where a tile is about this many pixels tall: the table's
+# level, with the tiles taken out, by an opening (bright tiles on a dark table) then a closing
+# (darker tiles on a white table) with a disc LIGHT_DISC tiles across, which keeps a shadow's
+# hard edge where it is (a blur would smear it over a tile either side).
+LIGHT_TILE_PIXELS = 12
+LIGHT_DISC = 1.6
+LIGHT_SIDES = (64, 512)  # the light map's long side, whatever the tiles' size
+LIT_PERCENTILE = 90  # the lit table: the light map's 90th percentile
+MOST_GAIN = 4.0  # a shadow leaving a quarter of the light, no deeper
+FACE_SLACK = 1.1  # the gain at most this much over what the tiles' faces around need
+
+
+@dataclass(frozen=True, eq=False)
+class LightMap:
+    """How much brighter each part of the photo is made (1 where it is lit), as a small map
+    spanning the whole photo: applied to a decode of any size."""
+
+    gain: np.ndarray  # float32, the photo's proportions, 1 .. MOST_GAIN
+
+    def applied(self, image: np.ndarray) -> np.ndarray:
+        """``image`` (BGR uint8, any size of the photo) with the shadow divided out."""
+        height, width = image.shape[:2]
+        gain = cv2.resize(self.gain, (width, height), interpolation=cv2.INTER_LINEAR)
+        lit = image.astype(np.float32) * cv2.merge([gain, gain, gain])
+        return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def face_brightness(crops: np.ndarray) -> np.ndarray:
+    """Each crop's face brightness: the 90th percentile of the grey (the plastic, not the
+    ink) in each quarter of its middle, the darkest quarter's (a shadow's edge may cross it)."""
+    faces = []
+    for crop in crops:
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[8:-8, 6:-6]
+        half_down, half_across = grey.shape[0] // 2, grey.shape[1] // 2
+        faces.append(min(np.percentile(grey[rows, columns], 90)
+                         for rows in (slice(0, half_down), slice(half_down, None))
+                         for columns in (slice(0, half_across), slice(half_across, None))))
+    return np.array(faces, np.float32)
+
+
+def lit_faces(faces: np.ndarray) -> float:
+    """The faces' brightness where the light falls: their 80th percentile."""
+    return float(np.percentile(faces, 80))
+
+
+def lit_face(faces: np.ndarray, bright_end: float) -> float:
+    """How bright a face in the light would be: as the lit faces, or (when most tiles lie in
+    the shadow, the lit faces among them) LIT_FACE_SHARE of the photo's bright end."""
+    return max(lit_faces(faces), LIT_FACE_SHARE * bright_end)
+
+
+def in_shadow(faces: np.ndarray, sure: np.ndarray, bright_end: float, *,
+              poorly_read: bool) -> bool:
+    """Whether some of the tiles' ``faces`` (face_brightness, tiles lying wholly in the photo,
+    read as tiles at ``sure``) are far darker than the lit faces (IN_SHADOW) or than the
+    photo's ``bright_end`` (UNDER_BRIGHT_END): two such faces, or one read surely or in a
+    photo ``poorly_read`` as a whole (a box of dark rack board, read as a tile at 0.85 beside
+    two dozen tiles read surely, is no tile in a shadow)."""
+    if len(faces) == 0:
+        return False
+    dim = (faces < IN_SHADOW * lit_faces(faces)) | (faces < UNDER_BRIGHT_END * bright_end)
+    return (int(dim.sum()) >= 2 or bool(np.any(dim & (sure >= LONE_SHADED_SURE)))
+            or (poorly_read and bool(dim.any())))
+
+
+def light_map(image: np.ndarray, tile_height: float, centres: np.ndarray,
+              faces: np.ndarray, bright_end: float) -> LightMap:
+    """The gain that lifts every part of the table to the lit table's level (LIT_PERCENTILE),
+    measured on the table around the tiles (``tile_height`` pixels of ``image`` tall), and
+    held to what the tiles' faces need to be as bright as the lit faces.
+
+    The table's level alone takes a dark rack board or a dark mat for a shadow and would
+    wash the tiles on it out; the faces, all of one plastic, say what is shade. Each tile's
+    need (its face from ``faces`` to ``lit_face``, at ``centres`` in pixels of ``image``;
+    ``bright_end`` the photo's) is spread over about a tile
+    height around it (a normalized Gaussian: far from every tile, the nearest tiles' need),
+    and the gain is held to FACE_SLACK times it.
+    """
+    height, width = image.shape[:2]
+    scale = LIGHT_TILE_PIXELS / max(tile_height, 1.0)
+    scale = float(np.clip(scale, LIGHT_SIDES[0] / max(height, width),
+                          LIGHT_SIDES[1] / max(height, width)))
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    grey = cv2.cvtColor(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2GRAY).astype(np.float32)
+    across = max(3, round(LIGHT_DISC * tile_height * scale) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (across, across))
+    table = cv2.morphologyEx(grey, cv2.MORPH_OPEN, disc, borderType=cv2.BORDER_REPLICATE)
+    table = cv2.morphologyEx(table, cv2.MORPH_CLOSE, disc, borderType=cv2.BORDER_REPLICATE)
+    table = cv2.GaussianBlur(table, (0, 0), 1.0)
+    lit = float(np.percentile(table, LIT_PERCENTILE))
+    gain = np.clip(lit / np.maximum(table, 1.0), 1.0, MOST_GAIN).astype(np.float32)
+    need = np.clip(lit_face(faces, bright_end) / np.maximum(faces, 1.0), 1.0, MOST_GAIN)
+    weights, needs = np.zeros(gain.shape, np.float64), np.zeros(gain.shape, np.float64)
+    for (x, y), tile_need in zip(centres * scale, need):
+        column = min(max(round(float(x)), 0), size[0] - 1)
+        row = min(max(round(float(y)), 0), size[1] - 1)
+        weights[row, column] += 1.0
+        needs[row, column] += float(tile_need)
+    spread = max(1.0, tile_height * scale)
+    weights = cv2.GaussianBlur(weights, (0, 0), spread)
+    needs = cv2.GaussianBlur(needs, (0, 0), spread)
+    # float64: far from every tile the weights fall to 1e-170 and the ratio still holds
+    bound = np.where(weights > 0, needs / np.maximum(weights, 1e-300), MOST_GAIN)
+    bound = np.maximum(bound * FACE_SLACK, 1.0).astype(np.float32)
+    return LightMap(np.minimum(gain, bound))
