@@ -212,12 +212,11 @@ class _FirstReading:
         if not probes.any():
             return None
         faces = face_brightness(self.crops[probes])
-        if not in_shadow(faces, sure[probes], bright_end,
-                         poorly_read=self.sure * 2 < len(self.found)):
+        if not in_shadow(faces, bright_end):
             return None
         heights = [tile.long_side for tile in self.found]
-        centres = np.array([c.mean(axis=0) for c in self.corners])[probes] / photo.factor
-        return light_map(self.image, float(np.median(heights)) / photo.factor, centres, faces,
+        outlines = [c / photo.factor for c, probe in zip(self.corners, probes) if probe]
+        return light_map(self.image, float(np.median(heights)) / photo.factor, outlines, faces,
                          bright_end)
 
 
