@@ -46,6 +46,7 @@ class LightMap:
     spanning the whole photo: applied to a decode of any size."""
 
     gain: np.ndarray  # float32, the photo's proportions, 1 .. MOST_GAIN
+    lit_face: float  # how bright a tile's face is in the light (``lit_face``)
 
     def applied(self, image: np.ndarray) -> np.ndarray:
         """``image`` (BGR uint8, any size of the photo) with the shadow divided out."""
@@ -128,4 +129,4 @@ def light_map(image: np.ndarray, tile_height: float, outlines: list[np.ndarray],
     # DIST_LABEL_PIXEL numbers the tiles' pixels in raster order from 1
     tile_of_pixel = np.concatenate([[1], tiles[tiles > 0]])
     bound = np.maximum(need[tile_of_pixel[nearest] - 1] * FACE_SLACK, 1.0).astype(np.float32)
-    return LightMap(np.minimum(gain, bound))
+    return LightMap(np.minimum(gain, bound), lit_face(faces, bright_end))
