@@ -59,14 +59,13 @@ class LightMap:
 def face_brightness(crops: np.ndarray) -> np.ndarray:
     """Each crop's face brightness: the 90th percentile of the grey (the plastic, not the
     ink) in each quarter of its middle, the darkest quarter's (a shadow's edge may cross it)."""
-    faces = []
-    for crop in crops:
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[8:-8, 6:-6]
-        half_down, half_across = grey.shape[0] // 2, grey.shape[1] // 2
-        faces.append(min(np.percentile(grey[rows, columns], 90)
-                         for rows in (slice(0, half_down), slice(half_down, None))
-                         for columns in (slice(0, half_across), slice(half_across, None))))
-    return np.array(faces, np.float32)
+    greys = np.stack([cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[8:-8, 6:-6] for crop in crops])
+    half_down, half_across = greys.shape[1] // 2, greys.shape[2] // 2
+    quarters = [greys[:, rows, columns].reshape(len(greys), -1)
+                for rows in (slice(0, half_down), slice(half_down, None))
+                for columns in (slice(0, half_across), slice(half_across, None))]
+    return np.min([np.percentile(quarter, 90, axis=1) for quarter in quarters],
+                  axis=0).astype(np.float32)
 
 
 def lit_faces(faces: np.ndarray) -> float:
