@@ -227,6 +227,39 @@ def valid_split() -> Tally:
     return tally
 
 
+def valid_shadowed(kinds: dict[str, Tally]) -> Tally:
+    """The `valid/` photos with tiles, each read twice with a shadow cast across its labelled
+    tiles (``training.synthetic.cast_shadow``): an arm's soft shadow and a hard shadow line,
+    drawn from the photo's number, each kind also tallied in ``kinds``."""
+    from training.synthetic import cast_shadow
+
+    names = _class_names()
+    tally = Tally()
+    for image_path in sorted((DATA_ROOT / "valid" / "images").glob("*.jpg")):
+        tiles = []
+        for line in (DATA_ROOT / "valid" / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
+            parts = line.split()
+            if len(parts) < 7:
+                continue
+            outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
+            tiles.append(TruthTile(_tile_of(names[int(parts[0])]), outline))
+        if not tiles:
+            continue
+        truth = Truth(tiles, derive_sets(tiles), ordered=False)
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR).astype(np.float32)
+        number = image_path.stem.split("_")[0].split("-")[-1]
+        for k, kind in enumerate(("soft", "hard")):
+            shaded = image.copy()
+            cast_shadow(shaded, np.random.default_rng([int(number) if number.isdigit() else 0, k]),
+                        kind, np.concatenate([tile.outline for tile in tiles]))
+            reading = read_timed(np.clip(shaded, 0, 255).astype(np.uint8), tally)
+            score(reading, truth, tally)
+            kinds.setdefault(f"valid/, {kind}", Tally())
+            kinds[f"valid/, {kind}"].milliseconds.append(tally.milliseconds[-1])
+            score(reading, truth, kinds[f"valid/, {kind}"])
+    return tally
+
+
 def synthetic(count: int, *, hard: bool = False,
               kinds: dict[str, Tally] | None = None) -> Tally:
     """The fixed synthetic set, or (``hard``) the fixed set of harder kinds, each kind also
@@ -585,8 +618,8 @@ def main() -> None:
     parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
                         help="first seed of the kinds (the default is the fixed, held-out set)")
     parser.add_argument("--shadows", type=int, default=30,
-                        help="table renders and rack renders with a shadow across the tiles "
-                             "(0: none)")
+                        help="table renders and rack renders with a shadow across the tiles, "
+                             "and (unless --skip-valid) valid/ with one cast across (0: none)")
     parser.add_argument("--shadows-seed", type=int, default=None,
                         help="tables' seed (racks: 50 000 000 + 1000 × (seed − 2029)); the "
                              "default is the fixed, held-out set")
@@ -620,6 +653,9 @@ def main() -> None:
         from benchmarks.synthetic_set import SHADOW_SEED
         tallies[f"synthetic, shadows ({args.shadows} photos)"] = shadowed(
             args.shadows, args.shadows_seed or SHADOW_SEED, shadow_kinds)
+        if not args.skip_valid:
+            cast = valid_shadowed(shadow_kinds)
+            tallies[f"valid/ with a shadow cast across ({cast.tables} photos)"] = cast
     for name, tally in tallies.items():
         results[name] = tally.summary()
         print(f"== {name}")
@@ -636,7 +672,7 @@ def main() -> None:
     for kind, tally in shadow_kinds.items():
         summary = tally.summary()
         results[f"shadow: {kind}"] = summary
-        print(f"  shadow {kind:13s} {summary['true tiles']:4d} tiles: found "
+        print(f"  shadow {kind:15s} {summary['true tiles']:4d} tiles: found "
               f"{summary['tile recall']:.4f}, read right {summary['identity accuracy']:.4f}, "
               f"misreads flagged {summary['misreads flagged low-confidence']}, extra not "
               f"flagged {summary['extra tiles not flagged']}")

@@ -25,7 +25,6 @@ IN_SHADOW = 0.62
 # the labelled real photos and the renders without a shadow every face lying wholly in the
 # photo is at 0.49 or more (0.6 or more where no face is under IN_SHADOW of the others).
 UNDER_BRIGHT_END = 0.45
-LONE_SHADED_SURE = 0.9  # one face alone in the shadow must be read this surely
 # A face in the light is at least this share of the photo's bright end (renders and real
 # photos without a shadow: 0.72 and more for the lit faces, their 80th percentile).
 LIT_FACE_SHARE = 0.75
@@ -38,7 +37,7 @@ LIGHT_DISC = 1.6
 LIGHT_SIDES = (64, 512)  # the light map's long side, whatever the tiles' size
 LIT_PERCENTILE = 90  # the lit table: the light map's 90th percentile
 MOST_GAIN = 4.0  # a shadow leaving a quarter of the light, no deeper
-FACE_SLACK = 1.1  # the gain at most this much over what the tiles' faces around need
+FACE_SLACK = 1.1  # the gain at most this much over what the nearest tile's face needs
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,6 +46,7 @@ class LightMap:
     spanning the whole photo: applied to a decode of any size."""
 
     gain: np.ndarray  # float32, the photo's proportions, 1 .. MOST_GAIN
+    lit_face: float  # how bright a tile's face is in the light (``lit_face``)
 
     def applied(self, image: np.ndarray) -> np.ndarray:
         """``image`` (BGR uint8, any size of the photo) with the shadow divided out."""
@@ -59,14 +59,13 @@ class LightMap:
 def face_brightness(crops: np.ndarray) -> np.ndarray:
     """Each crop's face brightness: the 90th percentile of the grey (the plastic, not the
     ink) in each quarter of its middle, the darkest quarter's (a shadow's edge may cross it)."""
-    faces = []
-    for crop in crops:
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[8:-8, 6:-6]
-        half_down, half_across = grey.shape[0] // 2, grey.shape[1] // 2
-        faces.append(min(np.percentile(grey[rows, columns], 90)
-                         for rows in (slice(0, half_down), slice(half_down, None))
-                         for columns in (slice(0, half_across), slice(half_across, None))))
-    return np.array(faces, np.float32)
+    greys = np.stack([cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[8:-8, 6:-6] for crop in crops])
+    half_down, half_across = greys.shape[1] // 2, greys.shape[2] // 2
+    quarters = [greys[:, rows, columns].reshape(len(greys), -1)
+                for rows in (slice(0, half_down), slice(half_down, None))
+                for columns in (slice(0, half_across), slice(half_across, None))]
+    return np.min([np.percentile(quarter, 90, axis=1) for quarter in quarters],
+                  axis=0).astype(np.float32)
 
 
 def lit_faces(faces: np.ndarray) -> float:
@@ -80,32 +79,27 @@ def lit_face(faces: np.ndarray, bright_end: float) -> float:
     return max(lit_faces(faces), LIT_FACE_SHARE * bright_end)
 
 
-def in_shadow(faces: np.ndarray, sure: np.ndarray, bright_end: float, *,
-              poorly_read: bool) -> bool:
-    """Whether some of the tiles' ``faces`` (face_brightness, tiles lying wholly in the photo,
-    read as tiles at ``sure``) are far darker than the lit faces (IN_SHADOW) or than the
-    photo's ``bright_end`` (UNDER_BRIGHT_END): two such faces, or one read surely or in a
-    photo ``poorly_read`` as a whole (a box of dark rack board, read as a tile at 0.85 beside
-    two dozen tiles read surely, is no tile in a shadow)."""
+def in_shadow(faces: np.ndarray, bright_end: float) -> bool:
+    """Whether some of the tiles' ``faces`` (face_brightness, tiles lying wholly in the photo
+    and read as tiles) is far darker than the lit faces (IN_SHADOW) or than the photo's
+    ``bright_end`` (UNDER_BRIGHT_END)."""
     if len(faces) == 0:
         return False
-    dim = (faces < IN_SHADOW * lit_faces(faces)) | (faces < UNDER_BRIGHT_END * bright_end)
-    return (int(dim.sum()) >= 2 or bool(np.any(dim & (sure >= LONE_SHADED_SURE)))
-            or (poorly_read and bool(dim.any())))
+    return bool(np.any((faces < IN_SHADOW * lit_faces(faces))
+                       | (faces < UNDER_BRIGHT_END * bright_end)))
 
 
-def light_map(image: np.ndarray, tile_height: float, centres: np.ndarray,
+def light_map(image: np.ndarray, tile_height: float, outlines: list[np.ndarray],
               faces: np.ndarray, bright_end: float) -> LightMap:
     """The gain that lifts every part of the table to the lit table's level (LIT_PERCENTILE),
     measured on the table around the tiles (``tile_height`` pixels of ``image`` tall), and
-    held to what the tiles' faces need to be as bright as the lit faces.
+    held to what the nearest tile's face needs to be as bright as a lit face.
 
     The table's level alone takes a dark rack board or a dark mat for a shadow and would
     wash the tiles on it out; the faces, all of one plastic, say what is shade. Each tile's
-    need (its face from ``faces`` to ``lit_face``, at ``centres`` in pixels of ``image``;
-    ``bright_end`` the photo's) is spread over about a tile
-    height around it (a normalized Gaussian: far from every tile, the nearest tiles' need),
-    and the gain is held to FACE_SLACK times it.
+    need (its face from ``faces`` to ``lit_face``; ``outlines`` in pixels of ``image``;
+    ``bright_end`` the photo's) holds the gain, FACE_SLACK over it at most, wherever that
+    tile is the nearest.
     """
     height, width = image.shape[:2]
     scale = LIGHT_TILE_PIXELS / max(tile_height, 1.0)
@@ -122,16 +116,16 @@ def light_map(image: np.ndarray, tile_height: float, centres: np.ndarray,
     lit = float(np.percentile(table, LIT_PERCENTILE))
     gain = np.clip(lit / np.maximum(table, 1.0), 1.0, MOST_GAIN).astype(np.float32)
     need = np.clip(lit_face(faces, bright_end) / np.maximum(faces, 1.0), 1.0, MOST_GAIN)
-    weights, needs = np.zeros(gain.shape, np.float64), np.zeros(gain.shape, np.float64)
-    for (x, y), tile_need in zip(centres * scale, need):
-        column = min(max(round(float(x)), 0), size[0] - 1)
-        row = min(max(round(float(y)), 0), size[1] - 1)
-        weights[row, column] += 1.0
-        needs[row, column] += float(tile_need)
-    spread = max(1.0, tile_height * scale)
-    weights = cv2.GaussianBlur(weights, (0, 0), spread)
-    needs = cv2.GaussianBlur(needs, (0, 0), spread)
-    # float64: far from every tile the weights fall to 1e-170 and the ratio still holds
-    bound = np.where(weights > 0, needs / np.maximum(weights, 1e-300), MOST_GAIN)
-    bound = np.maximum(bound * FACE_SLACK, 1.0).astype(np.float32)
-    return LightMap(np.minimum(gain, bound))
+    # every part of the photo takes the need of the tile nearest it
+    tiles = np.zeros(grey.shape, np.int32)
+    for number, corners in enumerate(outlines, start=1):
+        cv2.fillConvexPoly(tiles, np.round(corners * scale).astype(np.int32), number)
+        column, row = np.clip(np.round(corners.mean(axis=0) * scale).astype(int), 0,
+                              (size[0] - 1, size[1] - 1))
+        tiles[row, column] = number  # a box under a pixel across still has its middle
+    _, nearest = cv2.distanceTransformWithLabels((tiles == 0).astype(np.uint8), cv2.DIST_L2,
+                                                 3, labelType=cv2.DIST_LABEL_PIXEL)
+    # DIST_LABEL_PIXEL numbers the tiles' pixels in raster order from 1
+    tile_of_pixel = np.concatenate([[1], tiles[tiles > 0]])
+    bound = np.maximum(need[tile_of_pixel[nearest] - 1] * FACE_SLACK, 1.0).astype(np.float32)
+    return LightMap(np.minimum(gain, bound), lit_face(faces, bright_end))
