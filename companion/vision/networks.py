@@ -49,7 +49,14 @@ def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-logits))
 
 
-IDENTITIES = 53  # then two orientation outputs: upright, upside down
+TILES = 53  # the tile classes (classes.TILE_CLASSES); the reader's outputs start with them
+ORIENTATIONS = 2  # its last two outputs: upright, upside down
+# Between them, a reader trained with boxes of bare table, ledge, glare and hands has one more
+# output, "no tile" (classes.NO_TILE_CLASS); one trained before it has none. A box it reads as
+# no tile with at least this probability is not a tile: dropped from the tiles found, never
+# taken beside a set, in the tile map or on a rack. Chosen on the `train/` photos and the
+# renders (docs/vision.md, "a no tile class"): real tiles read under it.
+NO_TILE = 0.5
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -57,29 +64,50 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
+@cache
+def _reader_outputs(path: Path) -> int:
+    return int(run(path, np.zeros((1, 3, 64, 48), np.float32)).shape[1])
+
+
+def reader_knows_no_tile() -> bool:
+    """Whether the reader has a "no tile" output. Without it, bare table reads as a joker
+    (at up to 0.99), so no joker may be taken where no tile was found (beside a set, in the
+    tile map, on a rack's re-outlined boxes)."""
+    return _reader_outputs(READER_FILE) > TILES + ORIENTATIONS
+
+
 # A crop read one way up with at least this probability for its identity and for which end
 # is up is not read again turned round; the others are read both ways and the readings
 # averaged. On valid/ and the synthetic set this reads about 6% of the tiles twice instead of
-# all of them, with the same tiles read right and the same misreads flagged.
+# all of them, with the same tiles read right and the same misreads flagged. A crop read as
+# no tile this surely is not read again either (which end is up means nothing there).
 SURE_ONE_WAY = 0.9
 
 
-def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For N BGR crops (N, 64, 48, 3): class probabilities (N, 53) and P(upside down) (N,).
+def _identity_and_turn(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Identity probabilities (tiles, then "no tile" if the reader has it) and P(upside down)."""
+    return (_softmax(logits[:, :-ORIENTATIONS]), _softmax(logits[:, -ORIENTATIONS:])[:, 1])
 
-    Each crop is read as cut; a crop the reader is not sure of (SURE_ONE_WAY) is read again
-    turned round, its identity then the mean of both readings and "upside down" the mean of
-    the crop's own vote and the turned crop's opposite vote.
+
+def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For N BGR crops (N, 64, 48, 3): tile probabilities (N, 53), P(upside down) (N,) and
+    P(no tile) (N,; zeros for a reader without that output).
+
+    The probabilities are the network's over all its identity outputs: with a "no tile"
+    output, a crop's tile probabilities sum to 1 - P(no tile), so a box that may be no tile
+    is never a sure tile. Each crop is read as cut; a crop the reader is not sure of
+    (SURE_ONE_WAY) is read again turned round, its identity then the mean of both readings
+    and "upside down" the mean of the crop's own vote and the turned crop's opposite vote.
     """
     as_cut = crops.astype(np.float32) / 255.0
-    logits = run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2)))
-    identity = _softmax(logits[:, :IDENTITIES])
-    upside_down = _softmax(logits[:, IDENTITIES:])[:, 1]
+    identity, upside_down = _identity_and_turn(
+        run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2))))
+    blank = identity[:, TILES:].sum(axis=1) >= SURE_ONE_WAY
     unsure = np.flatnonzero((identity.max(axis=1) < SURE_ONE_WAY)
-                            | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
+                            | ((np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5) & ~blank))
     if len(unsure):
         turned = np.ascontiguousarray(as_cut[unsure, ::-1, ::-1].transpose(0, 3, 1, 2))
-        again = run(READER_FILE, turned)
-        identity[unsure] = (identity[unsure] + _softmax(again[:, :IDENTITIES])) / 2
-        upside_down[unsure] = (upside_down[unsure] + 1 - _softmax(again[:, IDENTITIES:])[:, 1]) / 2
-    return identity, upside_down
+        again, again_upside_down = _identity_and_turn(run(READER_FILE, turned))
+        identity[unsure] = (identity[unsure] + again) / 2
+        upside_down[unsure] = (upside_down[unsure] + 1 - again_upside_down) / 2
+    return identity[:, :TILES], upside_down, identity[:, TILES:].sum(axis=1)

@@ -168,11 +168,12 @@ def test_real_tiles_turned_round_are_read_as_the_same_tiles_the_other_way_up():
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     crops = np.stack([crop_tile(image, canonical_corners(cv2.minAreaRect(outline)))
                       for _, outline in labels])
-    identity, upside_down = read_crops(crops)
-    turned_identity, turned_upside_down = read_crops(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    identity, upside_down, no_tile = read_crops(crops)
+    turned_identity, turned_upside_down, _ = read_crops(np.ascontiguousarray(crops[:, ::-1, ::-1]))
     truth = [str(tile_from_dataset_name(name)) for name, _ in labels]
     read = [str(TILE_CLASSES[i]) for i in identity.argmax(axis=1)]
     turned_read = [str(TILE_CLASSES[i]) for i in turned_identity.argmax(axis=1)]
     assert sum(a == b for a, b in zip(read, truth)) >= len(truth) - 1
     assert read == turned_read
     assert ((upside_down > 0.5) != (turned_upside_down > 0.5)).all()
+    assert (no_tile < 0.1).all()
