@@ -26,7 +26,10 @@ teacher's weights wherever its layers match (``--light`` blocks from the split o
 teacher's convolutions), learns the teacher's softened probabilities beside the labels, and
 keeps the batch norms as the teacher's export folded them. With ``--no-tile-share`` the
 teacher (the shipped 53-class reader) is heard on the tiles only: the student's "no tile" is
-learned from the boxes alone, its reading of tiles kept near the teacher's.
+learned from the boxes alone, its reading of tiles kept near the teacher's. With
+``--no-tile-only`` only the new output's weights learn (a linear read of the features the
+reader already has): every tile's output, and so the reading of every tile among the 53,
+stays the shipped reader's.
 """
 
 from __future__ import annotations
@@ -287,6 +290,9 @@ def main() -> None:
                         help="share of each batch of boxes where no tile lies (0: no such class)")
     parser.add_argument("--negatives-per-picture", type=int, default=8,
                         help="'no tile' boxes cut from each labelled photo and render")
+    parser.add_argument("--no-tile-only", action="store_true",
+                        help="learn only the 'no tile' output (from the last layer's features), "
+                             "every other output kept as it was")
     parser.add_argument("--negative-racks", type=Path, action="append", default=[],
                         help="cached rack renders (render_synthetic --racks), for 'no tile' boxes")
     args = parser.parse_args()
@@ -347,7 +353,23 @@ def main() -> None:
     if with_no_tile_class and model.classify[-1].out_features == IDENTITIES + 2:
         model = with_no_tile(model)
     keep_norms = args.init_onnx is not None or teacher is not None
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    trained = list(model.parameters())
+    restore_tiles = None
+    if args.no_tile_only:
+        # only the "no tile" output's row of the last layer learns: every tile's and the
+        # orientation's output stays the shipped reader's, to the bit
+        last = model.classify[-1]
+        for parameter in model.parameters():
+            parameter.requires_grad_(parameter is last.weight or parameter is last.bias)
+        trained = [last.weight, last.bias]
+        others = torch.arange(last.out_features) != NO_TILE_CLASS
+        kept_weight, kept_bias = last.weight[others].detach().clone(), last.bias[others].detach().clone()
+
+        def restore_tiles() -> None:
+            with torch.no_grad():
+                last.weight[others] = kept_weight
+                last.bias[others] = kept_bias
+    optimiser = torch.optim.AdamW(trained, lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
         set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
@@ -382,6 +404,8 @@ def main() -> None:
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
+        if restore_tiles is not None:
+            restore_tiles()
         if iteration % 50 == 0:
             print(f"{iteration:5d} loss {loss.item():.4f} {time.time() - started:.0f}s", flush=True)
     evaluate(model, check, images, rng, "held-out real")

@@ -245,8 +245,9 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     half round) or shifted onto its neighbour, and read wrong or not at all. A box of the row's
     tile height and width, its bottom on the row's line, is read instead (and a little shifted
     either way along the row); the new reading is kept when it is sure (LOW_CONFIDENCE), surer
-    than the old one, not "no tile", and not a joker unless the reader knows "no tile" (a
-    reader without that output reads a blank stretch of board as a joker), and the box
+    than the old one, not "no tile" (networks.NO_TILE), a joker only when the reader knows
+    "no tile" and reads it a joker and a tile at once surely (P(joker) × P(tile); a reader
+    without that output reads a blank stretch of board as a joker), and the box
     stands clear of the row's other tiles. Returns the reading and the rows' tile indexes.
     """
     indexes = [list(row.indexes) for row in rows]
@@ -291,7 +292,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         sure = float(probabilities[number].max())
         if i in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
                 or no_tile[number] >= NO_TILE \
-                or (not jokers_allowed and int(probabilities[number].argmax()) == JOKER_CLASS) \
+                or (int(probabilities[number].argmax()) == JOKER_CLASS and not (
+                    jokers_allowed and sure * (1 - no_tile[number]) >= LOW_CONFIDENCE)) \
                 or any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
                        for r, a in placed.values()):
             continue

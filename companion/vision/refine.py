@@ -411,14 +411,19 @@ def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
             surest[number] = reading.max()
 
 
-def _may_be_taken(readings: _SlotReadings, number: int) -> bool:
+def _may_be_taken(readings: _SlotReadings, number: int, threshold: float = 0.0) -> bool:
     """Whether a box where no tile was found may be taken for what it reads as: never when
-    it reads as no tile; a joker only when the reader has a "no tile" output (without one it
-    reads bare table as a joker)."""
-    if readings.no_tile[number] >= NO_TILE:
+    it reads as no tile (NO_TILE); a joker only when the reader has a "no tile" output
+    (without one it reads bare table as a joker at up to 0.99), and then only when it is a
+    joker and a tile at once at ``threshold`` or more (P(joker) × P(tile)): a box half on
+    bare table must not become a sure joker because the little left over is joker."""
+    no_tile = float(readings.no_tile[number])
+    if no_tile >= NO_TILE:
         return False
-    return reader_knows_no_tile() \
-        or int(readings.probabilities[number].argmax()) != JOKER_CLASS
+    reading = readings.probabilities[number]
+    if int(reading.argmax()) != JOKER_CLASS:
+        return True
+    return reader_knows_no_tile() and float(reading[JOKER_CLASS]) * (1 - no_tile) >= threshold
 
 
 def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
@@ -434,7 +439,7 @@ def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
         alternative = alternatives[number]
         beaten = max((float(confidence[i]) for i in alternative.replaces), default=0.0)
         if surest[number] < threshold or surest[number] <= beaten \
-                or not _may_be_taken(readings, number) \
+                or not _may_be_taken(readings, number, threshold) \
                 or not replaced.isdisjoint(alternative.replaces) \
                 or _overlaps(alternative.tiles[0], taken):
             continue
