@@ -201,6 +201,18 @@ def outlines_by_picture(samples: list[Sample]) -> dict[str, list[np.ndarray]]:
     return by_picture
 
 
+def onnx_outputs(path: Path) -> int:
+    """How many outputs a reader.onnx has: 53 tiles (then "no tile", if it has it) and 2
+    orientations."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: i for i in graph.initializer}
+    last = [n for n in graph.node if n.op_type == "Gemm"][-1]
+    return int(numpy_helper.to_array(weights[last.input[1]]).shape[0])
+
+
 def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: float
                       ) -> torch.Tensor:
     """How far the student's softened probabilities are from the teacher's (KL divergence,
@@ -332,7 +344,13 @@ def main() -> None:
         check += rack_negatives[:len(rack_negatives) // 10]
         print(f"{len(negatives)} boxes of no tile to learn, {len(rack_negatives)} of them "
               "on racks (a tenth held out)", flush=True)
-    model = TileReader(light=args.light)
+    # a reader started from (or distilled from) one with the "no tile" output keeps it, and
+    # must go on learning it
+    started_from = args.init_onnx or args.teacher
+    outputs = onnx_outputs(started_from) if started_from is not None else IDENTITIES + 2
+    if outputs > IDENTITIES + 2 and not with_no_tile_class:
+        parser.error(f"{started_from} has a 'no tile' output: give --no-tile-share too")
+    model = TileReader(classes=outputs, light=args.light)
     if args.init is not None:
         if with_no_tile_class:
             model = TileReader(classes=identities + 2, light=args.light)
@@ -342,7 +360,7 @@ def main() -> None:
         evaluate(model, check, images, rng, "held-out real, before")
     teacher = None
     if args.teacher is not None:
-        teacher = TileReader()
+        teacher = TileReader(classes=onnx_outputs(args.teacher))
         load_folded_onnx(teacher, args.teacher)
         teacher.eval()
         evaluate(teacher, check, images, rng, "held-out real, the teacher")
@@ -400,7 +418,7 @@ def main() -> None:
             loss = loss + (distillation_loss(logits[is_tile, :IDENTITIES], taught[:, :IDENTITIES],
                                              args.temperature)
                            + 0.5 * distillation_loss(logits[is_tile, identities:],
-                                                     taught[:, IDENTITIES:], args.temperature))
+                                                     taught[:, -2:], args.temperature))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

@@ -55,9 +55,9 @@ ORIENTATIONS = 2  # its last two outputs: upright, upside down
 # learned from boxes of bare table, rack ledge, glare and hands; a reader trained before it
 # has none. A box it reads as no tile with at least this probability is not a tile: dropped
 # from the tiles found, never taken beside a set, in the tile map or on a rack. At 0.5 it
-# dropped real tiles (two of a dense table washed out by glare, a tile lying by a rack); at
-# 0.9 no set read worse than without the output, at 0.98 the harder kinds kept an extra
-# box (docs/vision.md, "a no tile class for the reader").
+# dropped real tiles (two of the dense tables, one of a rack render); at 0.9 no set read
+# worse than without the output, at 0.98 the harder kinds kept an extra box
+# (docs/vision.md, "a no tile class for the reader").
 NO_TILE = 0.9
 
 
