@@ -80,6 +80,8 @@ class Tally:
     misread_confidence: list[float] = field(default_factory=list)
     right_confidence: list[float] = field(default_factory=list)
     extra_confident: int = 0  # read tiles matching no true tile, not flagged
+    extra_jokers: int = 0  # read jokers matching no true tile (bare table read as a joker)
+    extra_jokers_confident: int = 0  # ...of them not flagged
 
     def summary(self) -> dict[str, float | int]:
         def share(a: int, b: int) -> float:
@@ -103,6 +105,8 @@ class Tally:
             **{f"right tiles under {threshold}": sum(c < threshold for c in self.right_confidence)
                for threshold in (0.85, 0.9)},
             "extra tiles not flagged": self.extra_confident,
+            "jokers where no tile is (not flagged)":
+                f"{self.extra_jokers} ({self.extra_jokers_confident})",
             "ms per photo (median)": round(statistics.median(self.milliseconds), 1)
             if self.milliseconds else 0.0,
         }
@@ -184,6 +188,10 @@ def score(reading: PhotoReading | None, truth: Truth, tally: Tally) -> None:
     read_to_true = {r: t for t, r in match_of_true.items()}
     tally.extra_confident += sum(1 for r, read in enumerate(reading.tiles)
                                  if r not in read_to_true and not read.low_confidence)
+    phantoms = [read for r, read in enumerate(reading.tiles)
+                if r not in read_to_true and read.tile.is_joker]
+    tally.extra_jokers += len(phantoms)
+    tally.extra_jokers_confident += sum(not read.low_confidence for read in phantoms)
     read_sets = [[read_to_true.get(r, -1) for r in meld] for meld in reading.sets]
     for meld in truth.sets:
         for candidate in read_sets:
@@ -210,12 +218,14 @@ def read_timed(image: np.ndarray, tally: Tally) -> PhotoReading | None:
     return reading
 
 
-def valid_split() -> Tally:
+def valid_split(split: str = "valid") -> Tally:
+    """The labelled real photos of ``split`` (``valid/``; ``train/`` only to look at what
+    the networks learned from, never to tune on)."""
     names = _class_names()
     tally = Tally()
-    for image_path in sorted((DATA_ROOT / "valid" / "images").glob("*.jpg")):
+    for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
         tiles = []
-        for line in (DATA_ROOT / "valid" / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
+        for line in (DATA_ROOT / split / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
             parts = line.split()
             if len(parts) < 7:
                 continue
@@ -625,6 +635,12 @@ def main() -> None:
                              "default is the fixed, held-out set")
     parser.add_argument("--real-racks", action="store_true",
                         help="the rack reader on the real labelled photos (racks and tables)")
+    parser.add_argument("--train-split", action="store_true",
+                        help="also the 537 train/ photos (what the networks learned from)")
+    parser.add_argument("--jokers-anywhere", action="store_true",
+                        help="take jokers beside sets, in the tile map and on re-outlined rack "
+                             "boxes whatever the reader (to count the jokers a reader without "
+                             "a 'no tile' output finds on bare table)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -638,10 +654,15 @@ def main() -> None:
         networks.READER_FILE = args.reader
     if args.detector is not None:
         networks.DETECTOR_FILE = args.detector
+    if args.jokers_anywhere:
+        from companion.vision import rack, refine
+        refine.reader_knows_no_tile = rack.reader_knows_no_tile = lambda: True
     results: dict[str, object] = {}
     tallies = {}
     if not args.skip_valid:
         tallies["valid/ (real photos)"] = valid_split()
+    if args.train_split:
+        tallies["train/ (real photos learned from)"] = valid_split("train")
     if args.synthetic:
         tallies[f"synthetic ({args.synthetic} photos)"] = synthetic(args.synthetic)
     kinds: dict[str, Tally] = {}

@@ -101,6 +101,28 @@ class TileReader(nn.Module):
         return self.classify(self.features(crop))
 
 
+def with_no_tile(reader: TileReader, tiles: int = 53) -> TileReader:
+    """A copy of a 53-tile reader with a "no tile" output added after the tiles' (its weights
+    near zero, so it starts out never said): every other weight copied, the tiles' outputs
+    and the orientation outputs as they were, only the orientation's indexes shifted by one."""
+    last = reader.classify[-1]
+    orientations = last.out_features - tiles
+    grown = TileReader(classes=tiles + 1 + orientations,
+                       light=isinstance(reader.features[1][0], nn.Sequential))
+    state = {key: value for key, value in reader.state_dict().items()
+             if not key.startswith("classify.4.")}
+    grown.load_state_dict(state, strict=False)
+    with torch.no_grad():
+        new = grown.classify[-1]
+        new.weight[:tiles] = last.weight[:tiles]
+        new.bias[:tiles] = last.bias[:tiles]
+        new.weight[tiles] = last.weight[:tiles].mean(dim=0) * 0.1
+        new.bias[tiles] = last.bias[:tiles].min()
+        new.weight[tiles + 1:] = last.weight[tiles:]
+        new.bias[tiles + 1:] = last.bias[tiles:]
+    return grown
+
+
 def set_cosine_learning_rate(optimiser: torch.optim.Optimizer, base: float, iteration: int,
                              iterations: int) -> float:
     """Cosine decay from ``base`` to 0 over the run, set on every parameter group; returns it."""

@@ -14,10 +14,22 @@ Which end is up: exact for the renders; for the real photos (current design, the
 the middle) it is taken from where the ink lies (``ink_is_low``).
 A dozen training photos are held out to pick the low-confidence threshold.
 
+With ``--no-tile-share`` the reader learns a 54th class, "no tile" (``NO_TILE_CLASS``), from
+boxes shaped like tiles cut where no tile lies (``training.negatives``): in the ``train/``
+photos, the table renders and the rack renders of ``--negative-racks`` (every tile in them
+labelled). That share of each batch is such boxes; their orientation is not taught.
+``--init-onnx`` of a 53-class reader then starts from it with the new output added
+(``with_no_tile``).
+
 With ``--teacher`` (a shipped reader.onnx) the network is distilled: it starts from the
 teacher's weights wherever its layers match (``--light`` blocks from the split of the
 teacher's convolutions), learns the teacher's softened probabilities beside the labels, and
-keeps the batch norms as the teacher's export folded them.
+keeps the batch norms as the teacher's export folded them. With ``--no-tile-share`` the
+teacher (the shipped 53-class reader) is heard on the tiles only: the student's "no tile" is
+learned from the boxes alone, its reading of tiles kept near the teacher's. With
+``--no-tile-only`` only the new output's weights learn (a linear read of the features the
+reader already has): every tile's output, and so the reading of every tile among the 53,
+stays the shipped reader's.
 """
 
 from __future__ import annotations
@@ -32,16 +44,18 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
+from companion.vision.classes import CLASS_INDEX, NO_TILE_CLASS, TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
 from training.augment import photometric
 from training.dataset import load_folder, load_split
+from training.negatives import negative_boxes
 from training.networks import (
     TileReader,
     freeze_norms,
     init_from,
     load_folded_onnx,
     set_cosine_learning_rate,
+    with_no_tile,
 )
 from training.render_synthetic import DEFAULT_CACHE
 
@@ -167,6 +181,38 @@ def detected_samples(samples: list[Sample], images: dict[str, np.ndarray]) -> li
     return found_samples
 
 
+def no_tile_samples(picture_tiles: dict[str, list[np.ndarray]], images: dict[str, np.ndarray],
+                    per_picture: int, rng: np.random.Generator) -> list[Sample]:
+    """``per_picture`` "no tile" boxes (at most) in each picture, given every labelled tile's
+    outline in it."""
+    samples = []
+    up = np.array([0.0, -1.0])
+    for key, polygons in picture_tiles.items():
+        height, width = images[key].shape[:2]
+        for box in negative_boxes((width, height), polygons, per_picture, rng):
+            samples.append(Sample(key, cv2.boxPoints(box).astype(np.float32), NO_TILE_CLASS, up))
+    return samples
+
+
+def outlines_by_picture(samples: list[Sample]) -> dict[str, list[np.ndarray]]:
+    by_picture: dict[str, list[np.ndarray]] = {}
+    for sample in samples:
+        by_picture.setdefault(sample.image_key, []).append(sample.polygon)
+    return by_picture
+
+
+def onnx_outputs(path: Path) -> int:
+    """How many outputs a reader.onnx has: 53 tiles (then "no tile", if it has it) and 2
+    orientations."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: i for i in graph.initializer}
+    last = [n for n in graph.node if n.op_type == "Gemm"][-1]
+    return int(numpy_helper.to_array(weights[last.input[1]]).shape[0])
+
+
 def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: float
                       ) -> torch.Tensor:
     """How far the student's softened probabilities are from the teacher's (KL divergence,
@@ -181,13 +227,30 @@ def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
 
 
 def evaluate(model, samples, images, rng, name: str) -> None:
+    """Accuracy on held-out tiles (their "no tile" probability too, when the reader has that
+    output), and how many held-out "no tile" boxes it reads as such."""
     model.eval()
+    identities = model.classify[-1].out_features - 2  # then the two orientation outputs
+    if identities == IDENTITIES:
+        samples = [s for s in samples if s.label != NO_TILE_CLASS]
     crops = [make_crop(images[s.image_key], s, rng, train=False)[0] for s in samples]
+    if not crops:
+        return
     with torch.no_grad():
         upright = model(to_tensor(crops))
         flipped = model(to_tensor([np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
-    identity = (torch.softmax(upright[:, :IDENTITIES], 1) + torch.softmax(flipped[:, :IDENTITIES], 1)) / 2
-    turn = torch.softmax(upright[:, IDENTITIES:], 1)[:, 0] + torch.softmax(flipped[:, IDENTITIES:], 1)[:, 1]
+    identity = (torch.softmax(upright[:, :identities], 1) + torch.softmax(flipped[:, :identities], 1)) / 2
+    turn = torch.softmax(upright[:, identities:], 1)[:, 0] + torch.softmax(flipped[:, identities:], 1)[:, 1]
+    if identities > IDENTITIES:
+        no_tile = identity[:, NO_TILE_CLASS].numpy()
+        blank = np.array([s.label == NO_TILE_CLASS for s in samples])
+        for line in (0.3, 0.5, 0.7, 0.9):
+            print(f"  {name}: no tile at {line}+: {(no_tile[blank] >= line).mean() if blank.any() else 0:.4f} "
+                  f"of {blank.sum()} boxes of no tile, {(no_tile[~blank] >= line).sum()} of "
+                  f"{(~blank).sum()} tiles", flush=True)
+        samples = [s for s, b in zip(samples, blank) if not b]
+        identity, turn = identity[~blank], turn[~blank]
+        identity = identity[:, :IDENTITIES]
     prob = identity.numpy()
     labels = np.array([s.label for s in samples])
     predicted = prob.argmax(1)
@@ -235,6 +298,15 @@ def main() -> None:
                         help="distil from this reader.onnx (and start from its weights)")
     parser.add_argument("--temperature", type=float, default=2.0,
                         help="softening of the teacher's and the student's probabilities")
+    parser.add_argument("--no-tile-share", type=float, default=0.0,
+                        help="share of each batch of boxes where no tile lies (0: no such class)")
+    parser.add_argument("--negatives-per-picture", type=int, default=8,
+                        help="'no tile' boxes cut from each labelled photo and render")
+    parser.add_argument("--no-tile-only", action="store_true",
+                        help="learn only the 'no tile' output (from the last layer's features), "
+                             "every other output kept as it was")
+    parser.add_argument("--negative-racks", type=Path, action="append", default=[],
+                        help="cached rack renders (render_synthetic --racks), for 'no tile' boxes")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -255,15 +327,40 @@ def main() -> None:
         check = detected_samples(check, images)
     print(f"{len(train)} real training tiles, {len(check)} held out, "
           f"{len(synthetic)} synthetic", flush=True)
-    model = TileReader(light=args.light)
+    negatives: list[Sample] = []
+    with_no_tile_class = args.no_tile_share > 0
+    identities = IDENTITIES + int(with_no_tile_class)
+    if with_no_tile_class:
+        per = args.negatives_per_picture
+        negatives = no_tile_samples(outlines_by_picture(train), images, per, rng)
+        negatives += no_tile_samples(outlines_by_picture(synthetic), images, per, rng)
+        check += no_tile_samples(outlines_by_picture(check), images, per, rng)
+        synthetic_check += no_tile_samples(outlines_by_picture(synthetic_check), images, per, rng)
+        racks: list[Sample] = []
+        for folder in args.negative_racks:
+            racks += synthetic_samples(folder, images)
+        rack_negatives = no_tile_samples(outlines_by_picture(racks), images, per, rng)
+        negatives += rack_negatives[len(rack_negatives) // 10:]
+        check += rack_negatives[:len(rack_negatives) // 10]
+        print(f"{len(negatives)} boxes of no tile to learn, {len(rack_negatives)} of them "
+              "on racks (a tenth held out)", flush=True)
+    # a reader started from (or distilled from) one with the "no tile" output keeps it, and
+    # must go on learning it
+    started_from = args.init_onnx or args.teacher
+    outputs = onnx_outputs(started_from) if started_from is not None else IDENTITIES + 2
+    if outputs > IDENTITIES + 2 and not with_no_tile_class:
+        parser.error(f"{started_from} has a 'no tile' output: give --no-tile-share too")
+    model = TileReader(classes=outputs, light=args.light)
     if args.init is not None:
+        if with_no_tile_class:
+            model = TileReader(classes=identities + 2, light=args.light)
         model.load_state_dict(torch.load(args.init))
     if args.init_onnx is not None:
         load_folded_onnx(model, args.init_onnx)
         evaluate(model, check, images, rng, "held-out real, before")
     teacher = None
     if args.teacher is not None:
-        teacher = TileReader()
+        teacher = TileReader(classes=onnx_outputs(args.teacher))
         load_folded_onnx(teacher, args.teacher)
         teacher.eval()
         evaluate(teacher, check, images, rng, "held-out real, the teacher")
@@ -271,14 +368,35 @@ def main() -> None:
             left = init_from(model, teacher)
             print(f"from the teacher: all but {left}", flush=True)
         evaluate(model, check, images, rng, "held-out real, before")
+    if with_no_tile_class and model.classify[-1].out_features == IDENTITIES + 2:
+        model = with_no_tile(model)
     keep_norms = args.init_onnx is not None or teacher is not None
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    trained = list(model.parameters())
+    restore_tiles = None
+    if args.no_tile_only:
+        # only the "no tile" output's row of the last layer learns: every tile's and the
+        # orientation's output stays the shipped reader's, to the bit
+        last = model.classify[-1]
+        for parameter in model.parameters():
+            parameter.requires_grad_(parameter is last.weight or parameter is last.bias)
+        trained = [last.weight, last.bias]
+        others = torch.arange(last.out_features) != NO_TILE_CLASS
+        kept_weight, kept_bias = last.weight[others].detach().clone(), last.bias[others].detach().clone()
+
+        def restore_tiles() -> None:
+            with torch.no_grad():
+                last.weight[others] = kept_weight
+                last.bias[others] = kept_bias
+    optimiser = torch.optim.AdamW(trained, lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
         set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         picks = []
         for _ in range(args.batch):
-            pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
+            if negatives and rng.random() < args.no_tile_share:
+                pool = negatives
+            else:
+                pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
             picks.append(pool[int(rng.integers(len(pool)))])
         made = [make_crop(images[s.image_key], s, rng, train=True,
                           small_chance=args.small_chance, smallest=args.smallest) for s in picks]
@@ -289,18 +407,23 @@ def main() -> None:
         if keep_norms:
             freeze_norms(model)
         logits = model(crops)
-        loss = (F.cross_entropy(logits[:, :IDENTITIES], labels, label_smoothing=0.05)
-                + 0.5 * F.cross_entropy(logits[:, IDENTITIES:], turns))
+        is_tile = labels != NO_TILE_CLASS if with_no_tile_class else torch.ones_like(labels, dtype=torch.bool)
+        loss = (F.cross_entropy(logits[:, :identities], labels, label_smoothing=0.05)
+                + 0.5 * F.cross_entropy(logits[is_tile, identities:], turns[is_tile]))
         if teacher is not None:
+            # taught on the tiles only (a 53-class teacher has nothing to say of "no tile"),
+            # its tiles' probabilities against the student's over the same 53 outputs
             with torch.no_grad():
-                taught = teacher(crops)
-            loss = loss + (distillation_loss(logits[:, :IDENTITIES], taught[:, :IDENTITIES],
+                taught = teacher(crops[is_tile])
+            loss = loss + (distillation_loss(logits[is_tile, :IDENTITIES], taught[:, :IDENTITIES],
                                              args.temperature)
-                           + 0.5 * distillation_loss(logits[:, IDENTITIES:],
-                                                     taught[:, IDENTITIES:], args.temperature))
+                           + 0.5 * distillation_loss(logits[is_tile, identities:],
+                                                     taught[:, -2:], args.temperature))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
+        if restore_tiles is not None:
+            restore_tiles()
         if iteration % 50 == 0:
             print(f"{iteration:5d} loss {loss.item():.4f} {time.time() - started:.0f}s", flush=True)
     evaluate(model, check, images, rng, "held-out real")

@@ -12,7 +12,11 @@ TILE_CLASSES: tuple[Tile, ...] = tuple(
     for number in range(1, 14)
 ) + (Tile.of_joker(),)
 
-JOKER_CLASS = len(TILE_CLASSES) - 1  # the reader's joker output (also what it says of bare table)
+JOKER_CLASS = len(TILE_CLASSES) - 1  # the reader's joker output
+# The reader's output after the 53 tiles: "no tile" (bare table, a rack's ledge, glare, a
+# hand), learned from boxes cut where no tile lies (training/negatives.py). A reader trained
+# before it has no such output.
+NO_TILE_CLASS = len(TILE_CLASSES)
 
 CLASS_INDEX: dict[str, int] = {str(tile): index for index, tile in enumerate(TILE_CLASSES)}
 

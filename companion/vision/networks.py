@@ -49,7 +49,16 @@ def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-logits))
 
 
-IDENTITIES = 53  # then two orientation outputs: upright, upside down
+TILES = 53  # the tile classes (classes.TILE_CLASSES); the reader's outputs start with them
+ORIENTATIONS = 2  # its last two outputs: upright, upside down
+# Between them, the shipped reader has one more output, "no tile" (classes.NO_TILE_CLASS),
+# learned from boxes of bare table, rack ledge, glare and hands; a reader trained before it
+# has none. A box it reads as no tile with at least this probability is not a tile: dropped
+# from the tiles found, never taken beside a set, in the tile map or on a rack. At 0.5 it
+# dropped real tiles (two of the dense tables, one of a rack render); at 0.9 no set read
+# worse than without the output, at 0.98 the harder kinds kept an extra box
+# (docs/vision.md, "a no tile class for the reader").
+NO_TILE = 0.9
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -57,29 +66,57 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
+@cache
+def _reader_outputs(path: Path) -> int:
+    return int(run(path, np.zeros((1, 3, 64, 48), np.float32)).shape[1])
+
+
+def reader_knows_no_tile() -> bool:
+    """Whether the reader has a "no tile" output. Without it, bare table reads as a joker
+    (at up to 0.99), so no joker may be taken where no tile was found (beside a set, in the
+    tile map, on a rack's re-outlined boxes)."""
+    return _reader_outputs(READER_FILE) > TILES + ORIENTATIONS
+
+
 # A crop read one way up with at least this probability for its identity and for which end
 # is up is not read again turned round; the others are read both ways and the readings
 # averaged. On valid/ and the synthetic set this reads about 6% of the tiles twice instead of
-# all of them, with the same tiles read right and the same misreads flagged.
+# all of them, with the same tiles read right and the same misreads flagged. A crop read as
+# no tile this surely is not read again either (which end is up means nothing there).
 SURE_ONE_WAY = 0.9
 
 
-def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For N BGR crops (N, 64, 48, 3): class probabilities (N, 53) and P(upside down) (N,).
+def _reading(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tiles' probabilities given that the crop is a tile (N, 53), P(no tile) (zeros for
+    a reader without that output) and P(upside down)."""
+    identity = _softmax(logits[:, :-ORIENTATIONS])
+    tiles = identity[:, :TILES]
+    return (tiles / tiles.sum(axis=1, keepdims=True), identity[:, TILES:].sum(axis=1),
+            _softmax(logits[:, -ORIENTATIONS:])[:, 1])
 
-    Each crop is read as cut; a crop the reader is not sure of (SURE_ONE_WAY) is read again
-    turned round, its identity then the mean of both readings and "upside down" the mean of
-    the crop's own vote and the turned crop's opposite vote.
+
+def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For N BGR crops (N, 64, 48, 3): the tiles' probabilities (N, 53), P(upside down) (N,)
+    and P(no tile) (N,; zeros for a reader without that output).
+
+    The tiles' probabilities are given that the crop is a tile (over the 53 tile outputs):
+    for a reader taught "no tile" only on its own output (every tile's output the shipped
+    reader's, models/README.md) they are exactly what the reader read before it, so every
+    threshold calibrated on them holds; whether the crop is a tile at all is P(no tile),
+    judged apart (NO_TILE). Each crop is read as cut; a crop the reader is not sure of
+    (SURE_ONE_WAY) is read again turned round, its readings then the mean of both and "upside
+    down" the mean of the crop's own vote and the turned crop's opposite vote.
     """
     as_cut = crops.astype(np.float32) / 255.0
-    logits = run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2)))
-    identity = _softmax(logits[:, :IDENTITIES])
-    upside_down = _softmax(logits[:, IDENTITIES:])[:, 1]
-    unsure = np.flatnonzero((identity.max(axis=1) < SURE_ONE_WAY)
-                            | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
+    identity, no_tile, upside_down = _reading(
+        run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2))))
+    unsure = np.flatnonzero(((identity.max(axis=1) < SURE_ONE_WAY)
+                             | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
+                            & (no_tile < SURE_ONE_WAY))
     if len(unsure):
         turned = np.ascontiguousarray(as_cut[unsure, ::-1, ::-1].transpose(0, 3, 1, 2))
-        again = run(READER_FILE, turned)
-        identity[unsure] = (identity[unsure] + _softmax(again[:, :IDENTITIES])) / 2
-        upside_down[unsure] = (upside_down[unsure] + 1 - _softmax(again[:, IDENTITIES:])[:, 1]) / 2
-    return identity, upside_down
+        again, again_no_tile, again_upside_down = _reading(run(READER_FILE, turned))
+        identity[unsure] = (identity[unsure] + again) / 2
+        no_tile[unsure] = (no_tile[unsure] + again_no_tile) / 2
+        upside_down[unsure] = (upside_down[unsure] + 1 - again_upside_down) / 2
+    return identity, upside_down, no_tile

@@ -22,7 +22,7 @@ from companion.vision.light import (
     in_shadow,
     light_map,
 )
-from companion.vision.networks import read_crops
+from companion.vision.networks import NO_TILE, read_crops
 from companion.vision.quality import (
     brightened,
     check_colour,
@@ -110,20 +110,44 @@ def _too_small(photo: DecodedPhoto, what: str) -> PhotoError:
                       "too_small")
 
 
-def _with_kept(kept: Iterable[Kept], found: list[FoundTile], corners: list[np.ndarray],
-               probabilities: np.ndarray, upside_down: np.ndarray
-               ) -> tuple[list[FoundTile], list[np.ndarray], np.ndarray, np.ndarray]:
-    """The tiles with each kept alternative in place of the tiles it replaces (the others in
-    their order, then the alternatives' tiles in theirs)."""
-    kept = list(kept)
-    if not kept:
-        return found, corners, probabilities, upside_down
-    gone = {i for each in kept for i in each.alternative.replaces}
-    stay = [i for i in range(len(found)) if i not in gone]
-    return ([found[i] for i in stay] + [tile for each in kept for tile in each.alternative.tiles],
-            [corners[i] for i in stay] + [corner for each in kept for corner in each.corners],
-            np.concatenate([probabilities[stay], *(each.probabilities for each in kept)]),
-            np.concatenate([upside_down[stay], *(each.upside_down for each in kept)]))
+def _no_tiles(photo: DecodedPhoto, small: bool) -> PhotoError:
+    if small:
+        return _too_small(photo, "no tiles found")
+    return PhotoError("no tiles found: photograph the tiles from above, the whole table in "
+                      "the frame, in good light", "no_tiles")
+
+
+@dataclass(frozen=True, eq=False)
+class _Boxes:
+    """The boxes found so far, with what the reader read in each."""
+
+    found: list[FoundTile]
+    corners: list[np.ndarray]
+    probabilities: np.ndarray  # (N, 53): the tiles' probabilities
+    upside_down: np.ndarray
+    no_tile: np.ndarray  # P(no tile), zeros for a reader without that output
+
+    def surest(self) -> np.ndarray:
+        return self.probabilities.max(axis=1)
+
+    def with_kept(self, kept: Iterable[Kept]) -> _Boxes:
+        """Each kept alternative in place of the boxes it replaces (the others in their order,
+        then the alternatives' tiles in theirs)."""
+        kept = list(kept)
+        if not kept:
+            return self
+        gone = {i for each in kept for i in each.alternative.replaces}
+        return self.only([i for i in range(len(self.found)) if i not in gone], kept)
+
+    def only(self, stay: list[int], kept: Iterable[Kept] = ()) -> _Boxes:
+        """The boxes ``stay`` (then the tiles of ``kept``)."""
+        kept = list(kept)
+        return _Boxes(
+            [self.found[i] for i in stay] + [t for each in kept for t in each.alternative.tiles],
+            [self.corners[i] for i in stay] + [c for each in kept for c in each.corners],
+            np.concatenate([self.probabilities[stay], *(each.probabilities for each in kept)]),
+            np.concatenate([self.upside_down[stay], *(each.upside_down for each in kept)]),
+            np.concatenate([self.no_tile[stay], *(each.no_tile for each in kept)]))
 
 
 def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
@@ -153,36 +177,43 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         lit = _found_and_read(photo, shade.applied(first.image), gain, shade, upright=upright)
         if lit.sure > first.sure:
             read, light = lit, shade
-    found, corners, crops, probabilities, upside_down = (
-        read.found, read.corners, read.crops, read.probabilities, read.upside_down)
     source, crop_factor, detection, corners_of = (
         read.source, read.crop_factor, read.detection, read.corners_of)
-    check_readable(crops, probabilities.max(axis=1), threshold=LOW_CONFIDENCE, gain=gain)
-    if max(photo.width, photo.height) < SMALL_PHOTO \
-            and poor_reading(probabilities.max(axis=1), LOW_CONFIDENCE):
+    boxes = _Boxes(read.found, read.corners, read.probabilities, read.upside_down, read.no_tile)
+    small = max(photo.width, photo.height) < SMALL_PHOTO
+    # a box read as no tile (bare table, a ledge, glare) says nothing of how the photo reads
+    tile_like = boxes.no_tile < NO_TILE
+    if not tile_like.any():
+        raise _no_tiles(photo, small)
+    check_readable(read.crops[tile_like], boxes.surest()[tile_like], threshold=LOW_CONFIDENCE,
+                   gain=gain)
+    if small and poor_reading(boxes.surest()[tile_like], LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
-    found, corners, probabilities, upside_down = _with_kept(
-        second_outlines(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
-                        source=source, crop_factor=crop_factor, corners_of=corners_of,
-                        upright=upright),
-        found, corners, probabilities, upside_down)
+    boxes = boxes.with_kept(second_outlines(
+        boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+        crop_factor=crop_factor, corners_of=corners_of, upright=upright))
+    # what is still read as no tile (a piece of a tile may have been joined into one above)
+    # is not a tile
+    boxes = boxes.only([int(i) for i in np.flatnonzero(boxes.no_tile < NO_TILE)])
+    if not boxes.found:
+        raise _no_tiles(photo, small)
     if not upright:
-        found, corners, probabilities, upside_down = _with_kept(
-            tiles_unclaimed(found, probabilities.max(axis=1), detection.tile_map,
-                            detection.map_scale * photo.factor, threshold=LOW_CONFIDENCE,
-                            source=source, crop_factor=crop_factor, corners_of=corners_of),
-            found, corners, probabilities, upside_down)
+        boxes = boxes.with_kept(tiles_unclaimed(
+            boxes.found, boxes.surest(), detection.tile_map, detection.map_scale * photo.factor,
+            threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
+            corners_of=corners_of))
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
-        beside = tiles_beside(found, probabilities.max(axis=1), threshold=LOW_CONFIDENCE,
+        beside = tiles_beside(boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE,
                               source=source, crop_factor=crop_factor, corners_of=corners_of,
                               around=around)
         if not beside:
             break
-        found, corners, probabilities, upside_down = _with_kept(
-            beside, found, corners, probabilities, upside_down)
+        boxes = boxes.with_kept(beside)
         added = sum(len(kept.alternative.tiles) for kept in beside)
-        around = list(range(len(found) - added, len(found)))
+        around = list(range(len(boxes.found) - added, len(boxes.found)))
+    found, corners = boxes.found, boxes.corners
+    probabilities, upside_down = boxes.probabilities, boxes.upside_down
     best = probabilities.argmax(axis=1)
     if not upright:
         # on a rack the photo's up is the tiles' up; on a table the reader says which end is up
@@ -233,19 +264,22 @@ class _FirstReading:
     crops: np.ndarray
     probabilities: np.ndarray
     upside_down: np.ndarray
+    no_tile: np.ndarray  # P(no tile), zeros for a reader without that output
     corners_of: Callable[[FoundTile], np.ndarray]
 
     @property
     def sure(self) -> int:
-        """How many tiles are read surely (LOW_CONFIDENCE or more)."""
-        return int(np.sum(self.probabilities.max(axis=1) >= LOW_CONFIDENCE))
+        """How many tiles are read surely (LOW_CONFIDENCE or more, and not as no tile)."""
+        return int(np.sum((self.probabilities.max(axis=1) >= LOW_CONFIDENCE)
+                          & (self.no_tile < NO_TILE)))
 
     def shadowed(self, photo: DecodedPhoto, bright_end: float) -> LightMap | None:
         """The light map dividing a shadow out when some tiles lie in one (light.in_shadow;
         ``bright_end``: the photo's, brightened as it is read)."""
         sure = self.probabilities.max(axis=1)
         probes = np.array([bool(np.all((c >= 0) & (c <= (photo.width, photo.height))))
-                           for c in self.corners]) & (sure >= SHADE_PROBE)
+                           for c in self.corners]) & (sure >= SHADE_PROBE) \
+            & (self.no_tile < NO_TILE)
         if not probes.any():
             return None
         faces = face_brightness(self.crops[probes])
@@ -265,11 +299,8 @@ def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
     detection = detect(image)
     found = [tile.scaled(factor) for tile in detection.found]
     found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
-    if not found and max(photo.width, photo.height) < SMALL_PHOTO:
-        raise _too_small(photo, "no tiles found")
     if not found:
-        raise PhotoError("no tiles found: photograph the tiles from above, the whole table in "
-                         "the frame, in good light", "no_tiles")
+        raise _no_tiles(photo, max(photo.width, photo.height) < SMALL_PHOTO)
 
     def corners_of(tile: FoundTile) -> np.ndarray:
         corners = canonical_corners(tile.rect)
@@ -282,9 +313,9 @@ def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
     crop_factor = crop_factor_for(factor, narrow)
     source = image if crop_factor == factor else prepared(photo.at(crop_factor), gain, light)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down = read_crops(crops)
+    probabilities, upside_down, no_tile = read_crops(crops)
     return _FirstReading(image, detection, found, corners, source, crop_factor, crops,
-                         probabilities, upside_down, corners_of)
+                         probabilities, upside_down, no_tile, corners_of)
 
 
 def prepared(image: np.ndarray, gain: float, light: LightMap | None) -> np.ndarray:

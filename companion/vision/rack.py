@@ -27,7 +27,7 @@ from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
-from companion.vision.networks import read_crops
+from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
 from companion.vision.reading import ReadTile
 
@@ -304,7 +304,9 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     half round) or shifted onto its neighbour, and read wrong or not at all. A box of the row's
     tile height and width, its bottom on the row's line, is read instead (and a little shifted
     either way along the row); the new reading is kept when it is sure (LOW_CONFIDENCE), surer
-    than the old one and not a joker (a blank stretch of board reads as one), and the box
+    than the old one, not "no tile" (networks.NO_TILE), a joker only when the reader knows
+    "no tile" and reads it a joker and a tile at once surely (P(joker) × P(tile); a reader
+    without that output reads a blank stretch of board as a joker), and the box
     stands clear of the row's other tiles. Returns the reading and the rows' tile indexes.
     """
     indexes = [list(row.indexes) for row in rows]
@@ -338,8 +340,9 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
     crop_factor = crop_factor_for(photo.factor, narrow)
     source = read.prepared(photo.at(crop_factor))
-    probabilities, _ = read_crops(np.stack([crop_tile(source, c / crop_factor)
-                                            for *_, c in slots]))
+    probabilities, _, no_tile = read_crops(np.stack([crop_tile(source, c / crop_factor)
+                                                     for *_, c in slots]))
+    jokers_allowed = reader_knows_no_tile()
     found, corners = list(read.found), list(read.corners)
     best, confidence, ranking = read.best.copy(), read.confidence.copy(), read.ranking.copy()
     placed: dict[int, tuple[int, float]] = {}
@@ -347,7 +350,9 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         row_number, i, at, box = slots[number]
         sure = float(probabilities[number].max())
         if i in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
-                or int(probabilities[number].argmax()) == JOKER_CLASS \
+                or no_tile[number] >= NO_TILE \
+                or (int(probabilities[number].argmax()) == JOKER_CLASS and not (
+                    jokers_allowed and sure * (1 - no_tile[number]) >= LOW_CONFIDENCE)) \
                 or any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
                        for r, a in placed.values()):
             continue

@@ -36,7 +36,7 @@ import numpy as np
 from companion.vision.classes import JOKER_CLASS
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import TILE_THRESHOLD, FoundTile
-from companion.vision.networks import read_crops
+from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
@@ -63,12 +63,14 @@ class Alternative:
 
 @dataclass(frozen=True)
 class Kept:
-    """An alternative the reader read surely: its tiles' class probabilities and P(upside down)."""
+    """An alternative the reader read surely: its tiles' class probabilities, P(upside down)
+    and P(no tile)."""
 
     alternative: Alternative
     corners: tuple[np.ndarray, ...]  # each tile's corners as its crop was cut (photo pixels)
     probabilities: np.ndarray
     upside_down: np.ndarray
+    no_tile: np.ndarray
 
 
 def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
@@ -116,7 +118,7 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
     corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
                for alternative in alternatives for tile in alternative.tiles]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down = read_crops(crops)
+    probabilities, upside_down, no_tile = read_crops(crops)
     kept: list[tuple[float, Kept]] = []
     start = 0
     for alternative in alternatives:
@@ -126,7 +128,8 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
         if weakest >= threshold and (alternative.askew or weakest > float(
                 confidence[list(alternative.replaces)].max())):
             kept.append((weakest, Kept(alternative, tuple(corners[start:end]),
-                                       probabilities[start:end], upside_down[start:end])))
+                                       probabilities[start:end], upside_down[start:end],
+                                       no_tile[start:end])))
         start = end
     kept.sort(key=lambda pair: -pair[0])
     chosen: list[Kept] = []
@@ -293,9 +296,10 @@ def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray
 
 BESIDE_STEP = 1.04  # centre to centre of two tiles of a set, in tile widths (a hairline apart)
 BESIDE_OVERLAP = 0.25  # a box beside a tile may cover this share of a sure tile, no more
-# The reader never learned "no tile": shown a stretch of bare table, it says joker, often at
-# 0.9 or more (250 such boxes beside the sets of the 537 train/ photos). A box beside a set is
-# taken only when it reads as a numbered tile (not JOKER_CLASS).
+# A reader that never learned "no tile", shown a stretch of bare table, says joker, often at
+# 0.9 or more (250 such boxes beside the sets of the 537 train/ photos): with such a reader a
+# box beside a set is taken only when it reads as a numbered tile (not JOKER_CLASS). One that
+# has the "no tile" output (networks.reader_knows_no_tile) may find a joker there too.
 #
 # A box beside a tile is read only when its middle has the colour of the tile's own middle
 # (ΔE, CIELab): tiles share one face colour, a table seldom has it. Measured on a quarter of
@@ -345,13 +349,10 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
             origins.append(tile)
     if not alternatives:
         return []
-    probabilities, upside_down, corners = _read_slots(alternatives, source, crop_factor,
-                                                      corners_of)
-    _shift_plausible(alternatives, origins, probabilities, upside_down, corners,
-                     threshold=threshold, placed=placed, source=source, crop_factor=crop_factor,
-                     corners_of=corners_of)
-    return _numbered_slots(alternatives, probabilities, upside_down, corners, confidence,
-                           threshold)
+    readings = _read_slots(alternatives, source, crop_factor, corners_of)
+    _shift_plausible(alternatives, origins, readings, threshold=threshold, placed=placed,
+                     source=source, crop_factor=crop_factor, corners_of=corners_of)
+    return _tile_slots(alternatives, readings, confidence, threshold)
 
 
 def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: int
@@ -376,18 +377,17 @@ def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: i
 
 
 def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
-                     probabilities: np.ndarray, upside_down: np.ndarray,
-                     corners: list[np.ndarray], *, threshold: float,
+                     readings: _SlotReadings, *, threshold: float,
                      placed: Callable[[FoundTile, np.ndarray], Alternative | None],
                      source: np.ndarray, crop_factor: int,
                      corners_of: Callable[[FoundTile], np.ndarray]) -> None:
-    """Boxes read as a numbered tile but unsure (PLAUSIBLE) tried again a little shifted
-    (BESIDE_SHIFTS of their origin tile's size); a shifted box read more surely takes the
-    box's place, in the lists and arrays given."""
-    surest = probabilities.max(axis=1)
+    """Boxes read as a tile but unsure (PLAUSIBLE; a joker only by a reader that knows "no
+    tile") tried again a little shifted (BESIDE_SHIFTS of their origin tile's size); a
+    shifted box read more surely takes the box's place, in the lists and readings given."""
+    surest = readings.probabilities.max(axis=1)
     plausible = [number for number in range(len(alternatives))
                  if PLAUSIBLE <= surest[number] < threshold
-                 and int(probabilities[number].argmax()) != JOKER_CLASS]
+                 and _may_be_taken(readings, number)]
     shifted: list[tuple[int, Alternative]] = []
     for number in plausible:
         tile, slot = origins[number], alternatives[number].tiles[0]
@@ -401,22 +401,37 @@ def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
                 shifted.append((number, alternative))
     if not shifted:
         return
-    more, more_up, more_corners = _read_slots([a for _, a in shifted], source, crop_factor,
-                                              corners_of)
-    for (number, alternative), reading, up, tile_corners in zip(shifted, more, more_up,
-                                                                more_corners):
+    more = _read_slots([a for _, a in shifted], source, crop_factor, corners_of)
+    for (number, alternative), reading, up, blank, tile_corners in zip(
+            shifted, more.probabilities, more.upside_down, more.no_tile, more.corners):
         if reading.max() > surest[number]:
-            alternatives[number], corners[number] = alternative, tile_corners
-            probabilities[number], upside_down[number] = reading, up
+            alternatives[number], readings.corners[number] = alternative, tile_corners
+            readings.probabilities[number], readings.upside_down[number] = reading, up
+            readings.no_tile[number] = blank
             surest[number] = reading.max()
 
 
-def _numbered_slots(alternatives: list[Alternative], probabilities: np.ndarray,
-                    upside_down: np.ndarray, corners: list[np.ndarray], confidence: np.ndarray,
-                    threshold: float) -> list[Kept]:
-    """The one-tile alternatives read as a numbered tile at ``threshold`` or more and more
-    surely than the tiles they replace, surest first, none over another or sharing a tile."""
-    surest = probabilities.max(axis=1)
+def _may_be_taken(readings: _SlotReadings, number: int, threshold: float = 0.0) -> bool:
+    """Whether a box where no tile was found may be taken for what it reads as: never when
+    it reads as no tile (NO_TILE); a joker only when the reader has a "no tile" output
+    (without one it reads bare table as a joker at up to 0.99), and then only when it is a
+    joker and a tile at once at ``threshold`` or more (P(joker) × P(tile)): a box half on
+    bare table must not become a sure joker because the little left over is joker."""
+    no_tile = float(readings.no_tile[number])
+    if no_tile >= NO_TILE:
+        return False
+    reading = readings.probabilities[number]
+    if int(reading.argmax()) != JOKER_CLASS:
+        return True
+    return reader_knows_no_tile() and float(reading[JOKER_CLASS]) * (1 - no_tile) >= threshold
+
+
+def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
+                confidence: np.ndarray, threshold: float) -> list[Kept]:
+    """The one-tile alternatives read as a tile at ``threshold`` or more (``_may_be_taken``)
+    and more surely than the tiles they replace, surest first, none over another or sharing
+    a tile."""
+    surest = readings.probabilities.max(axis=1)
     kept: list[Kept] = []
     taken: list[FoundTile] = []
     replaced: set[int] = set()
@@ -424,14 +439,16 @@ def _numbered_slots(alternatives: list[Alternative], probabilities: np.ndarray,
         alternative = alternatives[number]
         beaten = max((float(confidence[i]) for i in alternative.replaces), default=0.0)
         if surest[number] < threshold or surest[number] <= beaten \
-                or int(probabilities[number].argmax()) == JOKER_CLASS \
+                or not _may_be_taken(readings, number, threshold) \
                 or not replaced.isdisjoint(alternative.replaces) \
                 or _overlaps(alternative.tiles[0], taken):
             continue
         taken.append(alternative.tiles[0])
         replaced.update(alternative.replaces)
-        kept.append(Kept(alternative, (corners[number],), probabilities[number:number + 1],
-                         upside_down[number:number + 1]))
+        kept.append(Kept(alternative, (readings.corners[number],),
+                         readings.probabilities[number:number + 1],
+                         readings.upside_down[number:number + 1],
+                         readings.no_tile[number:number + 1]))
     return kept
 
 
@@ -455,8 +472,9 @@ def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np
     Areas of the tile map (``map_scale`` photo pixels per map pixel) over TILE_THRESHOLD that
     no found tile's outline covers, about a tile large, are laid with boxes of the size and
     slant of the sure tiles nearest (a grid at a few offsets); a box is kept as in
-    ``tiles_beside``: read as a numbered tile at ``threshold`` or more, never a joker (the
-    reader reads bare table as one), over no sure tile, replacing the unsure ones it covers.
+    ``tiles_beside``: read as a tile at ``threshold`` or more (``_may_be_taken``: not as no
+    tile; a joker only by a reader that knows "no tile"), over no sure tile, replacing the
+    unsure ones it covers.
     """
     sure = confidence >= threshold
     if sure.sum() < 2:
@@ -504,13 +522,11 @@ def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np
                     alternatives.append(alternative)
     if not alternatives or len(alternatives) > UNCLAIMED_MAX_BOXES:
         return []
-    probabilities, upside_down, corners = _read_slots(alternatives, source, crop_factor,
-                                                      corners_of)
-    _shift_plausible(alternatives, [a.tiles[0] for a in alternatives], probabilities,
-                     upside_down, corners, threshold=threshold, placed=placed, source=source,
+    readings = _read_slots(alternatives, source, crop_factor, corners_of)
+    _shift_plausible(alternatives, [a.tiles[0] for a in alternatives], readings,
+                     threshold=threshold, placed=placed, source=source,
                      crop_factor=crop_factor, corners_of=corners_of)
-    return _numbered_slots(alternatives, probabilities, upside_down, corners, confidence,
-                           threshold)
+    return _tile_slots(alternatives, readings, confidence, threshold)
 
 
 def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
@@ -525,15 +541,23 @@ def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
     return float(region[rows, columns].mean())
 
 
+@dataclass(frozen=True, eq=False)
+class _SlotReadings:
+    """What the reader read in one-tile alternatives (arrays changed in place by
+    ``_shift_plausible``), and the corners their crops were cut along."""
+
+    probabilities: np.ndarray
+    upside_down: np.ndarray
+    no_tile: np.ndarray
+    corners: list[np.ndarray]
+
+
 def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,
-                corners_of: Callable[[FoundTile], np.ndarray]
-                ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-    """The reader's class probabilities and P(upside down) for one-tile alternatives, and the
-    corners their crops were cut along."""
+                corners_of: Callable[[FoundTile], np.ndarray]) -> _SlotReadings:
+    """The reader's readings of one-tile alternatives."""
     corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down = read_crops(crops)
-    return probabilities, upside_down, corners
+    return _SlotReadings(*read_crops(crops), corners)
 
 
 def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:

@@ -14,8 +14,9 @@ from companion.core.tiles import Tile, format_table, parse_table
 from companion.vision import PhotoReading, ReadTile, annotate, read_image, read_photo
 from companion.vision.classes import TILE_CLASSES, tile_from_dataset_name
 from companion.vision.crops import canonical_corners, crop_tile
-from companion.vision.networks import read_crops
+from companion.vision.networks import NO_TILE, read_crops
 from tests.vision.conftest import jpeg_bytes, labelled_photo, with_exif_orientation
+from training.negatives import negative_boxes
 from training.synthetic import render_table
 
 
@@ -168,14 +169,32 @@ def test_real_tiles_turned_round_are_read_as_the_same_tiles_the_other_way_up():
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     crops = np.stack([crop_tile(image, canonical_corners(cv2.minAreaRect(outline)))
                       for _, outline in labels])
-    identity, upside_down = read_crops(crops)
-    turned_identity, turned_upside_down = read_crops(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    identity, upside_down, no_tile = read_crops(crops)
+    turned_identity, turned_upside_down, _ = read_crops(np.ascontiguousarray(crops[:, ::-1, ::-1]))
     truth = [str(tile_from_dataset_name(name)) for name, _ in labels]
     read = [str(TILE_CLASSES[i]) for i in identity.argmax(axis=1)]
     turned_read = [str(TILE_CLASSES[i]) for i in turned_identity.argmax(axis=1)]
     assert sum(a == b for a, b in zip(read, truth)) >= len(truth) - 1
     assert read == turned_read
     assert ((upside_down > 0.5) != (turned_upside_down > 0.5)).all()
+    assert (no_tile < 0.1).all()
+
+
+def test_bare_table_beside_real_tiles_is_read_as_no_tile_not_as_a_joker():
+    """The reader learned "no tile" (training/negatives.py): boxes the size of the photo's
+    tiles where none lies, off the ends of its sets and anywhere on the table, come back as
+    no tile, where a reader without that output read them as a joker at up to 0.99."""
+    data, labels = labelled_photo("rummy-43_jpeg")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    boxes = negative_boxes((image.shape[1], image.shape[0]), [o for _, o in labels], 30,
+                           np.random.default_rng(2))
+    crops = np.stack([crop_tile(image, canonical_corners(box)) for box in boxes])
+    identity, _, no_tile = read_crops(crops)
+    assert len(boxes) == 30
+    assert (no_tile >= 0.5).mean() >= 0.8
+    assert (no_tile >= NO_TILE).any()
+    # never a joker and a tile at once: what the reader took for a joker beside a set
+    assert (identity[:, -1] * (1 - no_tile) < 0.9).all()
 
 
 @pytest.mark.parametrize("options", [[cv2.IMWRITE_WEBP_QUALITY, 90], [cv2.IMWRITE_WEBP_QUALITY, 101]],

@@ -15,9 +15,11 @@ pytest.importorskip("onnx")
 
 from training.networks import (  # after the skips: torch is optional
     TileDetector,
+    TileReader,
     init_from,
     load_folded_onnx,
     split_convolution,
+    with_no_tile,
 )
 
 
@@ -55,3 +57,17 @@ def test_light_detector_starts_from_every_teacher_layer_with_the_same_outputs() 
         assert student.eval()(blob).shape == teacher.eval()(blob).shape
         assert torch.equal(student.level4(student.level3(student.level2(student.level1(blob)))),
                            teacher.level4(teacher.level3(teacher.level2(teacher.level1(blob)))))
+
+
+def test_a_no_tile_output_is_added_after_the_tiles_and_changes_no_other_output() -> None:
+    torch.manual_seed(4)
+    reader = TileReader().eval()
+    grown = with_no_tile(reader).eval()
+    crops = torch.rand(3, 3, 64, 48)
+    with torch.no_grad():
+        before, after = reader(crops), grown(crops)
+    assert after.shape == (3, 53 + 1 + 2)
+    torch.testing.assert_close(after[:, :53], before[:, :53])
+    torch.testing.assert_close(after[:, 54:], before[:, 53:])
+    # it starts out below every tile's output: nothing is "no tile" before it is taught
+    assert (after[:, 53] < before[:, :53].max(dim=1).values).all()
