@@ -17,10 +17,13 @@ from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.light import (
     IN_SHADOW,
+    NEED_REACH,
     LightMap,
     face_brightness,
     in_shadow,
     light_map,
+    shaded_table,
+    table_light,
 )
 from companion.vision.networks import read_crops
 from companion.vision.quality import (
@@ -145,7 +148,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     first = _found_and_read(photo, brightened(photo.image, gain), gain, None, upright=upright)
     check_colour(small_copy)
     bright_end = min(255.0, float(cv2.cvtColor(small_copy, cv2.COLOR_BGR2GRAY).max()) * gain)
-    shade = first.shadowed(photo, bright_end)
+    shade = first.shadowed(photo, bright_end, hidden=not upright)
     read, light = first, None
     if shade is not None:
         # kept only when more tiles are read surely with the shadow divided out: a photo
@@ -240,21 +243,30 @@ class _FirstReading:
         """How many tiles are read surely (LOW_CONFIDENCE or more)."""
         return int(np.sum(self.probabilities.max(axis=1) >= LOW_CONFIDENCE))
 
-    def shadowed(self, photo: DecodedPhoto, bright_end: float) -> LightMap | None:
+    def shadowed(self, photo: DecodedPhoto, bright_end: float, *,
+                 hidden: bool) -> LightMap | None:
         """The light map dividing a shadow out when some tiles lie in one (light.in_shadow;
-        ``bright_end``: the photo's, brightened as it is read)."""
+        ``bright_end``: the photo's, brightened as it is read) or, ``hidden``, when a shadow
+        over much of the table holds few of the tiles (light.shaded_table), the tiles' needs
+        then holding the gain only near them (light.NEED_REACH). Neither on a rack: its board
+        is a dark stretch with few tiles on it in many a rack photo (two real table photos
+        more were taken for a rack)."""
         sure = self.probabilities.max(axis=1)
         probes = np.array([bool(np.all((c >= 0) & (c <= (photo.width, photo.height))))
                            for c in self.corners]) & (sure >= SHADE_PROBE)
-        if not probes.any():
+        faces = face_brightness(self.crops[probes]) if probes.any() \
+            else np.zeros(0, np.float32)
+        tile_height = float(np.median([tile.long_side for tile in self.found])) / photo.factor
+        if not in_shadow(faces, bright_end) and not hidden:
             return None
-        faces = face_brightness(self.crops[probes])
-        if not in_shadow(faces, bright_end):
+        if not in_shadow(faces, bright_end) and not shaded_table(
+                *table_light(self.image, tile_height),
+                np.array([c.mean(axis=0) for c in self.corners])[sure >= LOW_CONFIDENCE]
+                / photo.factor):
             return None
-        heights = [tile.long_side for tile in self.found]
         outlines = [c / photo.factor for c, probe in zip(self.corners, probes) if probe]
-        return light_map(self.image, float(np.median(heights)) / photo.factor, outlines, faces,
-                         bright_end)
+        return light_map(self.image, tile_height, outlines, faces, bright_end,
+                         reach=NEED_REACH if hidden else None)
 
 
 def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
