@@ -64,6 +64,9 @@ BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, o
 SIX_OR_NINE = frozenset(index for index, tile in enumerate(TILE_CLASSES)
                         if tile.number in (6, 9))
 DOUBTED = 0.89
+# With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
+# the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
+UNSEEN_TILES = 0.07
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
 # bare board or table, read as nothing much, is no tile face.
 SHADE_PROBE = 0.3
@@ -145,17 +148,32 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
     gain = exposure_gain(small_copy)
-    first = _found_and_read(photo, brightened(photo.image, gain), gain, None, upright=upright)
-    check_colour(small_copy)
+    image = brightened(photo.image, gain)
     bright_end = min(255.0, float(cv2.cvtColor(small_copy, cv2.COLOR_BGR2GRAY).max()) * gain)
-    shade = first.shadowed(photo, bright_end, hidden=not upright)
-    read, light = first, None
-    if shade is not None:
-        # kept only when more tiles are read surely with the shadow divided out: a photo
-        # whose tiles all read surely anyway is read as it was
-        lit = _found_and_read(photo, shade.applied(first.image), gain, shade, upright=upright)
-        if lit.sure > first.sure:
-            read, light = lit, shade
+    try:
+        first = _found_and_read(photo, image, gain, None, upright=upright)
+    except PhotoError as nothing:
+        # a shadow over much of a table may hide every tile in it from the detector
+        shade = None if upright or nothing.code != "no_tiles" \
+            else _shade_without_tiles(image, photo, bright_end)
+        if shade is None:
+            raise
+        check_colour(small_copy)
+        try:
+            read, light = _found_and_read(photo, shade.applied(image), gain, shade,
+                                          upright=upright), shade
+        except PhotoError:
+            raise nothing from None
+    else:
+        check_colour(small_copy)
+        shade = first.shadowed(photo, bright_end, hidden=not upright)
+        read, light = first, None
+        if shade is not None:
+            # kept only when more tiles are read surely with the shadow divided out: a photo
+            # whose tiles all read surely anyway is read as it was
+            lit = _found_and_read(photo, shade.applied(image), gain, shade, upright=upright)
+            if lit.sure > first.sure:
+                read, light = lit, shade
     found, corners, crops, probabilities, upside_down = (
         read.found, read.corners, read.crops, read.probabilities, read.upside_down)
     source, crop_factor, detection, corners_of = (
@@ -193,7 +211,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                    for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     if shade is not None:
-        confidence = _turned_numbers_doubted(confidence, best, corners, first.image,
+        confidence = _turned_numbers_doubted(confidence, best, corners, image,
                                              photo.factor, shade)
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
@@ -220,6 +238,17 @@ def _turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
         if face < IN_SHADOW * shade.lit_face:
             doubted[index] = min(float(doubted[index]), DOUBTED)
     return doubted
+
+
+def _shade_without_tiles(image: np.ndarray, photo: DecodedPhoto,
+                         bright_end: float) -> LightMap | None:
+    """The light map of a table photo in which no tile was found, when a shadow covers much
+    of it (light.shaded_table); its tiles taken to be UNSEEN_TILES of the photo's long side
+    tall (the detector's own range)."""
+    tile_height = max(image.shape[:2]) * UNSEEN_TILES
+    if not shaded_table(*table_light(image, tile_height), np.zeros((0, 2))):
+        return None
+    return light_map(image, tile_height, [], np.zeros(0, np.float32), bright_end)
 
 
 @dataclass(frozen=True, eq=False)
