@@ -14,7 +14,10 @@ apart as a false "legal"), tiles missed, how many misreads (tiles found but read
 missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
 rack reader is measured on a fixed set of rack renders (``racks``), on a fixed set of each kind
 of rack photo a real evening brings (``--rack-kinds``) and, with ``--real-racks``,
-on the labelled photos: the 24 of racks, and the table photos it must refuse. Speed: 12-megapixel JPEGs
+on the labelled photos: the 24 of racks, and the table photos it must refuse. ``--shadows``
+measures photos with a shadow across the tiles: table and rack renders (an arm's soft shadow,
+a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a soft and a hard
+shadow cast across its labelled tiles. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
