@@ -168,12 +168,16 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         check_colour(small_copy)
         shade = first.shadowed(photo, bright_end, hidden=not upright)
         read, light = first, None
-        if shade is not None:
+        # on a rack, a shadow told by the board's level alone is tried for the tiles but not
+        # for the bar (ReadFound.shade): a dark board is such a stretch in many a rack photo
+        tried = shade if shade is not None or not upright \
+            else first.shadowed(photo, bright_end, hidden=True)
+        if tried is not None:
             # kept only when more tiles are read surely with the shadow divided out: a photo
             # whose tiles all read surely anyway is read as it was
-            lit = _found_and_read(photo, shade.applied(image), gain, shade, upright=upright)
+            lit = _found_and_read(photo, tried.applied(image), gain, tried, upright=upright)
             if lit.sure > first.sure:
-                read, light = lit, shade
+                read, light = lit, tried
     found, corners, crops, probabilities, upside_down = (
         read.found, read.corners, read.crops, read.probabilities, read.upside_down)
     source, crop_factor, detection, corners_of = (
@@ -277,9 +281,7 @@ class _FirstReading:
         """The light map dividing a shadow out when some tiles lie in one (light.in_shadow;
         ``bright_end``: the photo's, brightened as it is read) or, ``hidden``, when a shadow
         over much of the table holds few of the tiles (light.shaded_table), the tiles' needs
-        then holding the gain only near them (light.NEED_REACH). Neither on a rack: its board
-        is a dark stretch with few tiles on it in many a rack photo (two real table photos
-        more were taken for a rack)."""
+        then holding the gain only near them (light.NEED_REACH)."""
         sure = self.probabilities.max(axis=1)
         probes = np.array([bool(np.all((c >= 0) & (c <= (photo.width, photo.height))))
                            for c in self.corners]) & (sure >= SHADE_PROBE)
