@@ -4,8 +4,11 @@ At a real table the phone's or the player's own shadow, or a lamp from one side,
 the tiles; the networks learned tiles lit evenly and lose or misread many of those in a deep
 shadow (a shadow leaving 30% of the light lost about half the tiles under it). Every tile face
 is the same cream plastic, so the tiles themselves show whether the light is even: when some
-faces are far darker than the others, the photo's light is measured from the table around the
-tiles and divided out. A photo whose tile faces are alike is read exactly as it was.
+faces are far darker than the others (or a shadow over much of the table holds few of the
+tiles: a deep one hides them from the detector), the photo's light is measured from the table
+around the tiles and divided out, held near each tile to what its face needs. The pipeline
+keeps that reading only when more tiles read surely; a photo whose tile faces are alike and
+whose table is evenly lit is read exactly as it was.
 """
 
 from __future__ import annotations
