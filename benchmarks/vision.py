@@ -14,7 +14,10 @@ apart as a false "legal"), tiles missed, how many misreads (tiles found but read
 missed tile cannot be flagged) were flagged low-confidence, and milliseconds per photo. The
 rack reader is measured on a fixed set of rack renders (``racks``), on a fixed set of each kind
 of rack photo a real evening brings (``--rack-kinds``) and, with ``--real-racks``,
-on the labelled photos: the 24 of racks, and the table photos it must refuse. Speed: 12-megapixel JPEGs
+on the labelled photos: the 24 of racks, and the table photos it must refuse. ``--shadows``
+measures photos with a shadow across the tiles: table and rack renders (an arm's soft shadow,
+a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a soft and a hard
+shadow cast across its labelled tiles. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
@@ -604,6 +607,48 @@ def real_racks() -> dict[str, object]:
     }
 
 
+def real_racks_shadowed() -> dict[str, str | int]:
+    """The rack reader on the 24 real photos of racks, each read three times with a shadow
+    cast across its labelled tiles (``training.synthetic.SHADOWS``, drawn from the photo's
+    number): racks found, read exactly, tiles read right, tiles counted by mistake."""
+    from collections import Counter
+
+    from training.synthetic import SHADOWS, cast_shadow
+
+    names = _class_names()
+    first_copies: dict[str, Path] = {}
+    for path in sorted(DATA_ROOT.glob("*/images/*.jpg")):
+        first_copies.setdefault(path.name.split("_jpeg")[0] + "_", path)
+    tally: Counter[str] = Counter()
+    for key in REAL_RACK_PHOTOS:
+        path = first_copies[key]
+        lines = [line.split() for line in (path.parent.parent / "labels" / f"{path.stem}.txt")
+                 .read_text().splitlines() if line.strip()]
+        truth = Counter(_tile_of(names[int(line[0])]) for line in lines)
+        outlines = np.concatenate([np.array([float(v) for v in line[1:]], np.float32)
+                                   .reshape(-1, 2) * 640 for line in lines])
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR).astype(np.float32)
+        for k, kind in enumerate(SHADOWS):
+            shaded = image.copy()
+            cast_shadow(shaded, np.random.default_rng([int(key.split("-")[1].rstrip("_")), k, 3]),
+                        kind, outlines)
+            tally["tiles"] += sum(truth.values())
+            try:
+                reading = read_rack(cv2.imencode(".jpg", np.clip(shaded, 0, 255).astype(np.uint8),
+                                                 [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes())
+            except PhotoError:
+                continue
+            read = Counter(reading.rack)
+            tally["found"] += 1
+            tally["exact"] += read == truth
+            tally["right"] += sum((truth & read).values())
+            tally["extra"] += sum((read - truth).values())
+            tally["confident misreads"] += sum(1 for tile in reading.tiles
+                                               if not tile.low_confidence
+                                               and tile.tile not in truth)
+    return _kind_summary(tally, len(REAL_RACK_PHOTOS) * len(SHADOWS))
+
+
 def _class_names() -> list[str]:
     text = (DATA_ROOT / "data.yaml").read_text()
     inner = text.split("names:", 1)[1].split("[", 1)[1].split("]", 1)[0]
@@ -721,6 +766,9 @@ def main() -> None:
         print("== real photos through the rack reader")
         for key, value in real.items():
             print(f"  {key:36s} {value}")
+        if args.shadows:
+            results["real racks with a shadow cast"] = cast = real_racks_shadowed()
+            print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
     if not args.skip_speed:
         results["12 MP"] = twelve_megapixels()
         print("== 12-megapixel photo")

@@ -4,8 +4,11 @@ At a real table the phone's or the player's own shadow, or a lamp from one side,
 the tiles; the networks learned tiles lit evenly and lose or misread many of those in a deep
 shadow (a shadow leaving 30% of the light lost about half the tiles under it). Every tile face
 is the same cream plastic, so the tiles themselves show whether the light is even: when some
-faces are far darker than the others, the photo's light is measured from the table around the
-tiles and divided out. A photo whose tile faces are alike is read exactly as it was.
+faces are far darker than the others (or a shadow over much of the table holds few of the
+tiles: a deep one hides them from the detector), the photo's light is measured from the table
+around the tiles and divided out, held near each tile to what its face needs. The pipeline
+keeps that reading only when more tiles read surely; a photo whose tile faces are alike and
+whose table is evenly lit is read exactly as it was.
 """
 
 from __future__ import annotations
@@ -38,6 +41,13 @@ LIGHT_SIDES = (64, 512)  # the light map's long side, whatever the tiles' size
 LIT_PERCENTILE = 90  # the lit table: the light map's 90th percentile
 MOST_GAIN = 4.0  # a shadow leaving a quarter of the light, no deeper
 FACE_SLACK = 1.1  # the gain at most this much over what the nearest tile's face needs
+NEED_REACH = 1.5  # ... within this many tile heights of a tile read
+# A photo whose table lies in a shadow over this share of it (and not black: under NOT_BLACK)
+# is tried with the shadow divided out even when no tile found lies in it: a deep shadow
+# hides its tiles from the detector altogether.
+SHADED_SHARE = 0.2
+NOT_BLACK = 10
+FEW_IN_SHADE = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,18 +99,9 @@ def in_shadow(faces: np.ndarray, bright_end: float) -> bool:
                        | (faces < UNDER_BRIGHT_END * bright_end)))
 
 
-def light_map(image: np.ndarray, tile_height: float, outlines: list[np.ndarray],
-              faces: np.ndarray, bright_end: float) -> LightMap:
-    """The gain that lifts every part of the table to the lit table's level (LIT_PERCENTILE),
-    measured on the table around the tiles (``tile_height`` pixels of ``image`` tall), and
-    held to what the nearest tile's face needs to be as bright as a lit face.
-
-    The table's level alone takes a dark rack board or a dark mat for a shadow and would
-    wash the tiles on it out; the faces, all of one plastic, say what is shade. Each tile's
-    need (its face from ``faces`` to ``lit_face``; ``outlines`` in pixels of ``image``;
-    ``bright_end`` the photo's) holds the gain, FACE_SLACK over it at most, wherever that
-    tile is the nearest.
-    """
+def table_light(image: np.ndarray, tile_height: float) -> tuple[np.ndarray, float]:
+    """The table's level of light across ``image`` (tiles ``tile_height`` of its pixels tall,
+    taken out by an opening and a closing), as a small map, and the map's scale."""
     height, width = image.shape[:2]
     scale = LIGHT_TILE_PIXELS / max(tile_height, 1.0)
     scale = float(np.clip(scale, LIGHT_SIDES[0] / max(height, width),
@@ -112,20 +113,63 @@ def light_map(image: np.ndarray, tile_height: float, outlines: list[np.ndarray],
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (across, across))
     table = cv2.morphologyEx(grey, cv2.MORPH_OPEN, disc, borderType=cv2.BORDER_REPLICATE)
     table = cv2.morphologyEx(table, cv2.MORPH_CLOSE, disc, borderType=cv2.BORDER_REPLICATE)
-    table = cv2.GaussianBlur(table, (0, 0), 1.0)
+    return cv2.GaussianBlur(table, (0, 0), 1.0), scale
+
+
+def shaded_table(table: np.ndarray, scale: float, centres: np.ndarray) -> bool:
+    """Whether a shadow over SHADED_SHARE of the photo or more (the table's level under
+    IN_SHADOW of the lit table's, LIT_PERCENTILE, and not black: the border a turned photo is
+    padded with) holds under half the share of the tiles read surely (``centres``, in pixels
+    of the image the ``table`` map was made from at ``scale``) that its area would: a deep
+    shadow hides its tiles from the detector, where a lamp's glare only lights part of a
+    table whose tiles are read all over it."""
+    lit = float(np.percentile(table, LIT_PERCENTILE))
+    shade = (table < IN_SHADOW * lit) & (table >= NOT_BLACK)
+    share = float(np.mean(shade))
+    if share < SHADED_SHARE:
+        return False
+    if len(centres) == 0:
+        return True
+    height, width = table.shape
+    columns = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, width - 1)
+    rows = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, height - 1)
+    return float(np.mean(shade[rows, columns])) < FEW_IN_SHADE * share
+
+
+def light_map(image: np.ndarray, tile_height: float, outlines: list[np.ndarray],
+              faces: np.ndarray, bright_end: float, *, reach: float | None = NEED_REACH
+              ) -> LightMap:
+    """The gain that lifts every part of the table to the lit table's level (LIT_PERCENTILE),
+    measured on the table around the tiles (``tile_height`` pixels of ``image`` tall), and
+    near each tile read held to what the nearest tile's face needs to be as bright as a lit
+    face.
+
+    The table's level alone takes a dark rack board or a dark mat for a shadow and would
+    wash the tiles on it out; the faces, all of one plastic, say what is shade. Each tile's
+    need (its face from ``faces`` to ``lit_face``; ``outlines`` in pixels of ``image``;
+    ``bright_end`` the photo's) holds the gain, FACE_SLACK over it at most, wherever that
+    tile is the nearest, up to ``reach`` tile heights from it (None: everywhere): further off
+    (the tiles a deep shadow hid from the detector) the table's level alone says.
+    """
+    table, scale = table_light(image, tile_height)
     lit = float(np.percentile(table, LIT_PERCENTILE))
     gain = np.clip(lit / np.maximum(table, 1.0), 1.0, MOST_GAIN).astype(np.float32)
-    need = np.clip(lit_face(faces, bright_end) / np.maximum(faces, 1.0), 1.0, MOST_GAIN)
-    # every part of the photo takes the need of the tile nearest it
-    tiles = np.zeros(grey.shape, np.int32)
+    level = lit_face(faces, bright_end) if len(faces) else LIT_FACE_SHARE * bright_end
+    if not outlines:
+        return LightMap(gain, level)
+    need = np.clip(level / np.maximum(faces, 1.0), 1.0, MOST_GAIN)
+    # every part of the photo near a tile takes the need of the tile nearest it
+    tiles = np.zeros(table.shape, np.int32)
     for number, corners in enumerate(outlines, start=1):
         cv2.fillConvexPoly(tiles, np.round(corners * scale).astype(np.int32), number)
         column, row = np.clip(np.round(corners.mean(axis=0) * scale).astype(int), 0,
-                              (size[0] - 1, size[1] - 1))
+                              (table.shape[1] - 1, table.shape[0] - 1))
         tiles[row, column] = number  # a box under a pixel across still has its middle
-    _, nearest = cv2.distanceTransformWithLabels((tiles == 0).astype(np.uint8), cv2.DIST_L2,
-                                                 3, labelType=cv2.DIST_LABEL_PIXEL)
+    distance, nearest = cv2.distanceTransformWithLabels(
+        (tiles == 0).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
     # DIST_LABEL_PIXEL numbers the tiles' pixels in raster order from 1
     tile_of_pixel = np.concatenate([[1], tiles[tiles > 0]])
-    bound = np.maximum(need[tile_of_pixel[nearest] - 1] * FACE_SLACK, 1.0).astype(np.float32)
-    return LightMap(np.minimum(gain, bound), lit_face(faces, bright_end))
+    bound = np.maximum(need[tile_of_pixel[nearest] - 1] * FACE_SLACK, 1.0)
+    if reach is not None:
+        bound[distance > reach * tile_height * scale] = MOST_GAIN
+    return LightMap(np.minimum(gain, bound.astype(np.float32)), level)

@@ -17,10 +17,13 @@ from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.light import (
     IN_SHADOW,
+    NEED_REACH,
     LightMap,
     face_brightness,
     in_shadow,
     light_map,
+    shaded_table,
+    table_light,
 )
 from companion.vision.networks import NO_TILE, read_crops
 from companion.vision.quality import (
@@ -61,6 +64,9 @@ BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, o
 SIX_OR_NINE = frozenset(index for index, tile in enumerate(TILE_CLASSES)
                         if tile.number in (6, 9))
 DOUBTED = 0.89
+# With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
+# the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
+UNSEEN_TILES = 0.07
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
 # bare board or table, read as nothing much, is no tile face.
 SHADE_PROBE = 0.3
@@ -166,17 +172,36 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
     gain = exposure_gain(small_copy)
-    first = _found_and_read(photo, brightened(photo.image, gain), gain, None, upright=upright)
-    check_colour(small_copy)
+    image = brightened(photo.image, gain)
     bright_end = min(255.0, float(cv2.cvtColor(small_copy, cv2.COLOR_BGR2GRAY).max()) * gain)
-    shade = first.shadowed(photo, bright_end)
-    read, light = first, None
-    if shade is not None:
-        # kept only when more tiles are read surely with the shadow divided out: a photo
-        # whose tiles all read surely anyway is read as it was
-        lit = _found_and_read(photo, shade.applied(first.image), gain, shade, upright=upright)
-        if lit.sure > first.sure:
-            read, light = lit, shade
+    try:
+        first = _found_and_read(photo, image, gain, None, upright=upright)
+    except PhotoError as nothing:
+        # a shadow over much of a table may hide every tile in it from the detector
+        shade = None if upright or nothing.code != "no_tiles" \
+            else _shade_without_tiles(image, photo, bright_end)
+        if shade is None:
+            raise
+        check_colour(small_copy)
+        try:
+            read, light = _found_and_read(photo, shade.applied(image), gain, shade,
+                                          upright=upright), shade
+        except PhotoError:
+            raise nothing from None
+    else:
+        check_colour(small_copy)
+        shade = first.shadowed(photo, bright_end, hidden=not upright)
+        read, light = first, None
+        # on a rack, a shadow told by the board's level alone is tried for the tiles but not
+        # for the bar (ReadFound.shade): a dark board is such a stretch in many a rack photo
+        tried = shade if shade is not None or not upright \
+            else first.shadowed(photo, bright_end, hidden=True)
+        if tried is not None:
+            # kept only when more tiles are read surely with the shadow divided out: a photo
+            # whose tiles all read surely anyway is read as it was
+            lit = _found_and_read(photo, tried.applied(image), gain, tried, upright=upright)
+            if lit.sure > first.sure:
+                read, light = lit, tried
     source, crop_factor, detection, corners_of = (
         read.source, read.crop_factor, read.detection, read.corners_of)
     boxes = _Boxes(read.found, read.corners, read.probabilities, read.upside_down, read.no_tile)
@@ -221,7 +246,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                    for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
     if shade is not None:
-        confidence = _turned_numbers_doubted(confidence, best, corners, first.image,
+        confidence = _turned_numbers_doubted(confidence, best, corners, image,
                                              photo.factor, shade)
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
@@ -250,6 +275,17 @@ def _turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
     return doubted
 
 
+def _shade_without_tiles(image: np.ndarray, photo: DecodedPhoto,
+                         bright_end: float) -> LightMap | None:
+    """The light map of a table photo in which no tile was found, when a shadow covers much
+    of it (light.shaded_table); its tiles taken to be UNSEEN_TILES of the photo's long side
+    tall (the detector's own range)."""
+    tile_height = max(image.shape[:2]) * UNSEEN_TILES
+    if not shaded_table(*table_light(image, tile_height), np.zeros((0, 2))):
+        return None
+    return light_map(image, tile_height, [], np.zeros(0, np.float32), bright_end)
+
+
 @dataclass(frozen=True, eq=False)
 class _FirstReading:
     """The tiles found in one preparation of the photo (``image``: brightened, perhaps with a
@@ -273,22 +309,29 @@ class _FirstReading:
         return int(np.sum((self.probabilities.max(axis=1) >= LOW_CONFIDENCE)
                           & (self.no_tile < NO_TILE)))
 
-    def shadowed(self, photo: DecodedPhoto, bright_end: float) -> LightMap | None:
+    def shadowed(self, photo: DecodedPhoto, bright_end: float, *,
+                 hidden: bool) -> LightMap | None:
         """The light map dividing a shadow out when some tiles lie in one (light.in_shadow;
-        ``bright_end``: the photo's, brightened as it is read)."""
+        ``bright_end``: the photo's, brightened as it is read) or, ``hidden``, when a shadow
+        over much of the table holds few of the tiles (light.shaded_table), the tiles' needs
+        then holding the gain only near them (light.NEED_REACH)."""
         sure = self.probabilities.max(axis=1)
         probes = np.array([bool(np.all((c >= 0) & (c <= (photo.width, photo.height))))
                            for c in self.corners]) & (sure >= SHADE_PROBE) \
             & (self.no_tile < NO_TILE)
-        if not probes.any():
+        faces = face_brightness(self.crops[probes]) if probes.any() \
+            else np.zeros(0, np.float32)
+        tile_height = float(np.median([tile.long_side for tile in self.found])) / photo.factor
+        if not in_shadow(faces, bright_end) and not hidden:
             return None
-        faces = face_brightness(self.crops[probes])
-        if not in_shadow(faces, bright_end):
+        if not in_shadow(faces, bright_end) and not shaded_table(
+                *table_light(self.image, tile_height),
+                np.array([c.mean(axis=0) for c in self.corners])[
+                    (sure >= LOW_CONFIDENCE) & (self.no_tile < NO_TILE)] / photo.factor):
             return None
-        heights = [tile.long_side for tile in self.found]
         outlines = [c / photo.factor for c, probe in zip(self.corners, probes) if probe]
-        return light_map(self.image, float(np.median(heights)) / photo.factor, outlines, faces,
-                         bright_end)
+        return light_map(self.image, tile_height, outlines, faces, bright_end,
+                         reach=NEED_REACH if hidden else None)
 
 
 def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
