@@ -33,6 +33,8 @@ import argparse
 import json
 import statistics
 import time
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -414,8 +416,6 @@ RACK_SEEDS = 5_000_000  # the fixed rack set: seeds from here, far from any trai
 def racks(count: int) -> dict[str, float | int | str]:
     """The rack reader on ``count`` fixed rack renders (one or two rows, every rack colour,
     both designs, slant, close-ups, tiles lying around the rack that must be left out)."""
-    from collections import Counter
-
     from training.synthetic_rack import random_rack, render_rack
 
     found_rack = exact = value_right = true_tiles = right = extra = 0
@@ -472,8 +472,6 @@ def shadow_racks(count: int, first_seed: int = SHADOW_RACK_SEEDS
                  ) -> dict[str, dict[str, str | int]]:
     """The rack reader on ``count`` rack renders (as ``racks``) with a shadow across the rack's
     tiles (``training.synthetic.SHADOWS`` in turn), tallied per kind of shadow."""
-    from collections import Counter
-
     from training.synthetic import SHADOWS
     from training.synthetic_rack import random_rack, render_rack
 
@@ -481,21 +479,8 @@ def shadow_racks(count: int, first_seed: int = SHADOW_RACK_SEEDS
     for number, seed in enumerate(range(first_seed, first_seed + count)):
         kind = SHADOWS[number % len(SHADOWS)]
         render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow=kind)
-        tally = tallies[kind]
-        tally["photos"] += 1
-        truth = Counter(render.rack_tiles)
-        tally["tiles"] += len(render.rack_tiles)
-        try:
-            reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
-        except PhotoError:
-            continue
-        read = Counter(reading.rack)
-        tally["found"] += 1
-        tally["exact"] += read == truth
-        tally["right"] += sum((truth & read).values())
-        tally["extra"] += sum((read - truth).values())
-        tally["confident misreads"] += sum(1 for tile in reading.tiles
-                                           if not tile.low_confidence and tile.tile not in truth)
+        tallies[kind]["photos"] += 1
+        _tally_rack(render.image, render.rack_tiles, tallies[kind])
     results = {kind: _kind_summary(tally, tally["photos"]) for kind, tally in tallies.items()}
     results["all shadows"] = _kind_summary(sum(tallies.values(), Counter()), count)
     return results
@@ -512,8 +497,6 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
     glossy tiles, a hand or a second rack in the frame, a set lying in front). Kind ``k``'s
     seeds start at ``first_seed + 1000 k``; the benchmark's set is RACK_KIND_SEEDS, never
     tuned on (tune on other seeds)."""
-    from collections import Counter
-
     from training.synthetic_rack import RACK_KINDS, rack_of_kind
 
     results: dict[str, dict[str, str | int]] = {}
@@ -522,25 +505,30 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
         tally: Counter[str] = Counter()
         for seed in range(first_seed + 1000 * k, first_seed + 1000 * k + per_kind):
             render = rack_of_kind(kind, seed)
-            truth = Counter(render.rack_tiles)
-            tally["tiles"] += len(render.rack_tiles)
             tally["off the rack"] += len(render.stray) + len(render.others)
-            try:
-                reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
-            except PhotoError:
-                continue
-            read = Counter(reading.rack)
-            tally["found"] += 1
-            tally["exact"] += read == truth
-            tally["right"] += sum((truth & read).values())
-            tally["extra"] += sum((read - truth).values())
-            tally["confident misreads"] += sum(1 for tile in reading.tiles
-                                               if not tile.low_confidence
-                                               and tile.tile not in truth)
+            _tally_rack(render.image, render.rack_tiles, tally)
         totals += tally
         results[kind] = _kind_summary(tally, per_kind)
     results["all kinds"] = _kind_summary(totals, per_kind * len(RACK_KINDS))
     return results
+
+
+def _tally_rack(image: np.ndarray, rack_tiles: Sequence[Tile], tally: Counter[str]) -> None:
+    """Read one rack render (as a JPEG) and count it into ``tally``: its tiles, whether a rack
+    was found, read exactly, the tiles read right, extra and confidently misread."""
+    truth = Counter(rack_tiles)
+    tally["tiles"] += len(rack_tiles)
+    try:
+        reading = read_rack(cv2.imencode(".jpg", image)[1].tobytes())
+    except PhotoError:
+        return
+    read = Counter(reading.rack)
+    tally["found"] += 1
+    tally["exact"] += read == truth
+    tally["right"] += sum((truth & read).values())
+    tally["extra"] += sum((read - truth).values())
+    tally["confident misreads"] += sum(1 for tile in reading.tiles
+                                       if not tile.low_confidence and tile.tile not in truth)
 
 
 def _kind_summary(tally: dict[str, int], count: int) -> dict[str, str | int]:
@@ -559,8 +547,6 @@ REAL_RACK_PHOTOS = tuple([f"rummy3-{n}_" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 
 def real_racks() -> dict[str, object]:
     """The rack reader on the real labelled photos: the rack photos read (tiles, exact racks,
     racks found), and the table photos (one copy of each) it must answer "no rack found"."""
-    from collections import Counter
-
     names = _class_names()
     first_copies: dict[str, Path] = {}
     for path in sorted(DATA_ROOT.glob("*/images/*.jpg")):
@@ -611,8 +597,6 @@ def real_racks_shadowed() -> dict[str, str | int]:
     """The rack reader on the 24 real photos of racks, each read three times with a shadow
     cast across its labelled tiles (``training.synthetic.SHADOWS``, drawn from the photo's
     number): racks found, read exactly, tiles read right, tiles counted by mistake."""
-    from collections import Counter
-
     from training.synthetic import SHADOWS, cast_shadow
 
     names = _class_names()
