@@ -35,7 +35,13 @@ from companion.vision.quality import (
     shrunk,
 )
 from companion.vision.reading import PhotoReading, ReadTile
-from companion.vision.refine import Kept, second_outlines, tiles_beside, tiles_unclaimed
+from companion.vision.refine import (
+    Kept,
+    second_outlines,
+    tiles_beside,
+    tiles_in_rows,
+    tiles_unclaimed,
+)
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
 # before the second outlines (refine.py): the most confident misread was 0.36 on valid/, 0.72
@@ -223,6 +229,9 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not boxes.found:
         raise _no_tiles(photo, small)
     if not upright:
+        boxes = boxes.with_kept(tiles_in_rows(
+            boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+            crop_factor=crop_factor, corners_of=corners_of))
         boxes = boxes.with_kept(tiles_unclaimed(
             boxes.found, boxes.surest(), detection.tile_map, detection.map_scale * photo.factor,
             threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,

@@ -44,7 +44,10 @@ ASKEW = 15  # degrees a tile on a rack may turn from its neighbour before it is 
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
-SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
+SHARED_AREA = 1.15
+ROW_MOST = 5  # a box over a row of tiles is cut into at most this many
+ROW_SLACK = 0.15  # its long side within this share of so many tiles' width
+ROW_TALLEST = 1.6  # and at most this many tiles tall (glare or a shadow taken in)  # two pieces of one tile share it out: together they are not much larger
 # A box the reader reads as no tile at all (its likeliest class under this, about five times a
 # uniform guess, as for a rack's blank board in rack.py) is bare table, not a piece of a tile:
 # no whole tile is laid over it (a box half over bare table reads as a joker, at up to 0.91).
@@ -204,6 +207,35 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
                                     angle, box.score))
         splits.append(Alternative((index,), tuple(halves)))
     return splits
+
+
+def _rows(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
+    """A box over a row of tiles side by side (three to ROW_MOST, or two in a box taller than a
+    tile by glare or a shadow taken in, as on a dense table), cut across its long side into
+    tiles; a box taller than a tile also cut to a tile's height about its middle or flush with
+    either long side."""
+    short, long = sorted(box.size)
+    count = int(round(long / typical[0]))
+    if not 2 <= count <= ROW_MOST or abs(long / (count * typical[0]) - 1) > ROW_SLACK \
+            or not 1 - SIZE_SLACK <= short / typical[1] <= ROW_TALLEST:
+        return []
+    if count == 2 and short <= (1 + SIZE_SLACK) * typical[1]:
+        return []  # two tiles of a tile's height: _splits
+    along = _long_axis(box)
+    across = _across(along)
+    angle = float(np.degrees(np.arctan2(along[1], along[0])))
+    height = min(short, float(typical[1]))
+    offsets = (0.0,) if height == short else (0.0, (short - height) / 2, (height - short) / 2)
+    rows = []
+    for offset in offsets:
+        tiles = []
+        for place in range(count):
+            centre = np.array(box.centre) + along * (place + 0.5 - count / 2) * long / count \
+                + across * offset
+            tiles.append(FoundTile((float(centre[0]), float(centre[1])), (long / count, height),
+                                   angle, box.score))
+        rows.append(Alternative((index,), tuple(tiles)))
+    return rows
 
 
 def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
@@ -449,6 +481,76 @@ def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
                          readings.probabilities[number:number + 1],
                          readings.upside_down[number:number + 1],
                          readings.no_tile[number:number + 1]))
+    return kept
+
+
+def tiles_in_rows(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
+                  source: np.ndarray, crop_factor: int,
+                  corners_of: Callable[[FoundTile], np.ndarray]) -> list[Kept]:
+    """Tiles in an unsure box over a row of them (``_rows``: three or more side by side, or two
+    in a box taller than a tile), as the detector outlines a run of tiles on a dense table.
+
+    The box is cut into tiles as wide as the sure tiles nearest it; each piece is read on its
+    own (a piece read as a tile but unsure tried a little shifted, as beside a set). When a
+    piece reads as a tile at ``threshold`` or more (never as no tile; a joker only as in
+    ``_may_be_taken``) and more surely than the box, the box's pieces take its place: the sure
+    ones, and at the row's other places the piece read best there if it reads as a tile at
+    PLAUSIBLE or more (unsure, so flagged to the user, as the box was; ``tiles_beside`` may
+    still lay a sure box over it).
+    """
+    sure = confidence >= threshold
+    if sure.sum() < 2 or sure.all():
+        return []
+    centres = np.array([tile.centre for tile in found], np.float64)
+    sizes = np.array([sorted(tile.size) for tile in found], np.float64)
+    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
+                          source.shape[0] * crop_factor)
+    pieces: list[Alternative] = []
+    places: list[tuple[int, int]] = []  # (the box's index, the piece's place along the row)
+    for index in np.flatnonzero(~sure):
+        others = np.flatnonzero(sure)
+        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
+                         [:NEIGHBOURS]]
+        for row in _rows(int(index), found[index], np.median(sizes[nearest], axis=0)):
+            for place, piece in enumerate(row.tiles):
+                alternative = placed(piece, np.array(piece.centre))
+                if alternative is not None:
+                    pieces.append(alternative)
+                    places.append((int(index), place))
+    if not pieces:
+        return []
+    readings = _read_slots(pieces, source, crop_factor, corners_of)
+    _shift_plausible(pieces, [piece.tiles[0] for piece in pieces], readings,
+                     threshold=threshold, placed=placed, source=source,
+                     crop_factor=crop_factor, corners_of=corners_of)
+    surest = readings.probabilities.max(axis=1)
+    order = np.argsort(-surest)
+    kept: list[Kept] = []
+    replaced: set[int] = set()
+    taken: list[FoundTile] = []
+    for box in sorted({box for box, _ in places}):
+        ours = [int(n) for n in order if places[n][0] == box
+                and _may_be_taken(readings, int(n), threshold)]
+        if not ours or surest[ours[0]] < threshold or surest[ours[0]] <= confidence[box]:
+            continue
+        chosen: list[int] = []
+        filled: set[int] = set()
+        for number in ours:
+            if places[number][1] in filled or _overlaps(pieces[number].tiles[0], taken) \
+                    or surest[number] < (threshold if not chosen else PLAUSIBLE):
+                continue
+            chosen.append(number)
+            filled.add(places[number][1])
+            taken.append(pieces[number].tiles[0])
+        replaces = {box}.union(*(pieces[number].replaces for number in chosen))
+        if not replaced.isdisjoint(replaces):
+            continue
+        replaced.update(replaces)
+        kept.append(Kept(Alternative(tuple(sorted(replaces)),
+                                     tuple(pieces[number].tiles[0] for number in chosen)),
+                         tuple(readings.corners[number] for number in chosen),
+                         readings.probabilities[chosen], readings.upside_down[chosen],
+                         readings.no_tile[chosen]))
     return kept
 
 
