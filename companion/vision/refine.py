@@ -210,17 +210,14 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
 
 
 def _rows(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
-    """A box over a row of tiles side by side (three to ROW_MOST, or two in a box taller than a
-    tile by glare or a shadow taken in, as on a dense table), cut across its long side into
-    tiles; a box taller than a tile also cut to a tile's height about its middle or flush with
-    either long side."""
+    """A box over a row of two to ROW_MOST tiles side by side, as on a dense table, cut across
+    its long side into tiles; a box taller than a tile (glare or a shadow taken in) also cut
+    to a tile's height about its middle or flush with either long side."""
     short, long = sorted(box.size)
     count = int(round(long / typical[0]))
     if not 2 <= count <= ROW_MOST or abs(long / (count * typical[0]) - 1) > ROW_SLACK \
             or not 1 - SIZE_SLACK <= short / typical[1] <= ROW_TALLEST:
         return []
-    if count == 2 and short <= (1 + SIZE_SLACK) * typical[1]:
-        return []  # two tiles of a tile's height: _splits
     along = _long_axis(box)
     across = _across(along)
     angle = float(np.degrees(np.arctan2(along[1], along[0])))
@@ -487,8 +484,9 @@ def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
 def tiles_in_rows(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
                   source: np.ndarray, crop_factor: int,
                   corners_of: Callable[[FoundTile], np.ndarray]) -> list[Kept]:
-    """Tiles in an unsure box over a row of them (``_rows``: three or more side by side, or two
-    in a box taller than a tile), as the detector outlines a run of tiles on a dense table.
+    """Tiles in an unsure box over a row of them (``_rows``: two to ROW_MOST side by side), as
+    the detector outlines a run of tiles on a dense table. (``second_outlines`` cuts a box of
+    two in the same way but keeps the cut only when both halves read surely.)
 
     The box is cut into tiles as wide as the sure tiles nearest it; each piece is read on its
     own (a piece read as a tile but unsure tried a little shifted, as beside a set). When a
