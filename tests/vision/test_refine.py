@@ -200,3 +200,27 @@ def test_tiles_the_detector_gave_no_core_are_read_where_its_tile_map_is_unclaime
     assert read_there() == [("B11", False), ("R5", False)]
     monkeypatch.setattr(pipeline, "tiles_unclaimed", lambda *args, **options: [])
     assert ("B11", False) not in read_there()
+
+
+def test_a_box_over_a_row_of_tiles_is_cut_into_tiles_as_wide_as_its_neighbours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a dense table of the harder renders (a tuning seed): the detector outlines K7 R8 B7 of a
+    # set as one box three tiles wide and taller than a tile, read unsure as a K1; cut into
+    # three tiles of the sure neighbours' width, B7 reads surely, and the other two are kept
+    # as read there, flagged
+    render = hard_set(6, seed=4027)[5]
+    row = [t for t in render.tiles if any(np.linalg.norm(
+        np.mean(t.outline, axis=0) - place) < 15 for place in ((1007, 695), (1058, 696),
+                                                              (1109, 698)))]
+    assert [str(t.tile) for t in row] == ["K7", "R8", "B7"]
+
+    def read_there() -> list[list[tuple[str, bool]]]:
+        reading = read_image(render.image)
+        return [[(str(tile.tile), tile.low_confidence) for tile in reading.tiles
+                 if cv2.pointPolygonTest(np.array(true.outline, np.float32), tuple(
+                     float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
+                for true in row]
+
+    assert read_there() == [[("K7", True)], [("R8", True)], [("B7", False)]]
+    monkeypatch.setattr(pipeline, "tiles_in_rows", lambda *args, **options: [])
+    assert read_there() == [[], [("K1", True)], []]
