@@ -214,7 +214,7 @@ def _rows(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
     its long side into tiles; a box taller than a tile (glare or a shadow taken in) also cut
     to a tile's height about its middle or flush with either long side."""
     short, long = sorted(box.size)
-    count = int(round(long / typical[0]))
+    count = round(long / typical[0])
     if not 2 <= count <= ROW_MOST or abs(long / (count * typical[0]) - 1) > ROW_SLACK \
             or not 1 - SIZE_SLACK <= short / typical[1] <= ROW_TALLEST:
         return []
