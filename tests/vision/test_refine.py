@@ -48,6 +48,7 @@ def test_a_tile_read_surely_the_first_time_keeps_its_outline_and_reading(
     image = image_of(name_start)
     refined = find_and_read(image)
     monkeypatch.setattr(pipeline, "second_outlines", lambda *args, **options: [])
+    monkeypatch.setattr(pipeline, "tiles_in_rows", lambda *args, **options: [])
     monkeypatch.setattr(pipeline, "BESIDE_ROUNDS", 0)
     first = find_and_read(image)
     kept = {(tuple(np.round(c.mean(axis=0), 2)), int(best))
