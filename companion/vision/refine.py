@@ -13,10 +13,12 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
 - **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
-Off a rack, a tile the detector missed altogether is looked for **beside** a sure tile, where
-its set would go on (``tiles_beside``, a few rounds outwards, after the alternatives above),
-and where the detector's tile map marks a tile that no found outline covers
-(``tiles_unclaimed``: a tile given no core, as under glare on a dense table).
+Off a rack, an unsure box over a row of tiles side by side (a dense table) is cut into tiles
+as wide as the sure ones around it (``tiles_in_rows``), and a tile the detector missed
+altogether is looked for **beside** a sure tile, where its set would go on (``tiles_beside``,
+a few rounds outwards, after the alternatives above), and where the detector's tile map marks
+a tile that no found outline covers (``tiles_unclaimed``: a tile given no core, as under glare
+on a dense table).
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
