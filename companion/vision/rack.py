@@ -14,6 +14,8 @@ the preset's joker penalty for each joker.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
+from itertools import pairwise
 from typing import Any
 
 import cv2
@@ -27,6 +29,7 @@ from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
+from companion.vision.light import IN_SHADOW, MOST_GAIN, face_brightness, lit_faces
 from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
 from companion.vision.reading import ReadTile
@@ -81,6 +84,19 @@ EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median ste
 REOUTLINE_BAND = 0.35
 REOUTLINE_SHIFTS = (0.0, -0.15, 0.15)
 REOUTLINE_APART = 0.75  # tile widths between the new box's middle and another row tile's
+# a hard shadow across a rack hides the tiles in it from the detector: along a rack row, slot
+# by slot out from its tiles, a box in the shade (its face under IN_SHADOW of the row's lit
+# faces) is read lit to the lit faces' level; it is taken when read surely, SLOT_NO_TILE
+# or less "no tile", and the walk ends at SLOT_MISSES slots in a row not taken
+SLOT_NO_TILE = 0.5
+SLOT_MISSES = 2
+LIFT_KERNEL = 15  # crop pixels (of 48 × 64): wider than a digit's stroke
+LEDGE_DEPTHS = (0.04, 0.08, 0.12)  # tile heights under the row's line: the ledge's top
+SLOT_PITCH = (0.9, 1.3)
+# the detector's boxes of the lit tiles may run wide, and the pitch with them: a slot is
+# laid at these shifts along the row (tile widths) and these shares of the row's width
+SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
+SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on a rack
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +163,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
+    read, rows = _shaded_slots(photo, read, rack_rows, rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
@@ -371,6 +388,151 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
     return ReadFound(found, corners, best, confidence, ranking, read.gain, read.light,
                      read.shade), indexes
+
+
+def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
+                  indexes: list[list[int]], *, scale: float
+                  ) -> tuple[ReadFound, list[list[int]]]:
+    """The reading with the tiles a shadow across the rack hid from the detector added.
+
+    A hard shadow line across a rack leaves the tiles in its shade too dark for the detector
+    (a row found on its bar in the light, its other half missing). Along each rack row, out
+    from its tiles and across gaps of two tiles or more, a box of the row's tile size is laid
+    a tile's pitch on, slot by slot; a slot lying in the shade (its face, as light.py measures
+    one, under IN_SHADOW of the row's sure tiles' faces, and the ledge's top under it under
+    IN_SHADOW of its level under them: a gap's dark board is dark by its colour, its ledge
+    lit) is read brightened to their level (``_lifted``), a little shifted either way along
+    the row and a little narrower (the lit tiles' boxes may run wide), and taken as
+    ``_reoutlined`` takes a box (sure, not "no tile" — here SLOT_NO_TILE —, no joker unless
+    read one surely with the "no tile" output). A slot in the light ends the walk (a tile
+    there would have been found), and so do SLOT_MISSES slots in a row not taken.
+    """
+    rows_of = [list(row) for row in indexes]
+    found, corners = list(read.found), list(read.corners)
+    best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
+    centres = [c.mean(axis=0) * scale for c in corners]
+    on_rack = [i for members in rows_of for i in members]
+    if not on_rack:
+        return read, rows_of
+    crop_factor = crop_factor_for(photo.factor, float(np.median(
+        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
+    source = read.prepared(photo.at(crop_factor))
+    jokers_allowed = reader_knows_no_tile()
+    for number, row in enumerate(rows):
+        members = rows_of[number]
+        if not members:
+            continue
+        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                                 for i in members])) * scale
+        along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
+        steps = [b - a for a, b in pairwise(along)
+                 if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
+        pitch = float(np.median(steps)) if steps else width * 1.02
+        sure = [i for i in members if confidence[i] >= LOW_CONFIDENCE]
+        if not sure:
+            continue
+        lit = lit_faces(face_brightness(np.stack(
+            [crop_tile(source, corners[i] / crop_factor) for i in sure])))
+
+        ledge = partial(_ledge_level, source, row, width=width, scale=scale / crop_factor)
+        lit_ledge = float(np.percentile([ledge(float((centres[i] - row.origin) @ row.right))
+                                         for i in sure], 80))
+        # walks: outward from each end, and across each gap of two pitches or more
+        walks: list[tuple[float, float, float | None]] = [(along[0], -1.0, None),
+                                                          (along[-1], 1.0, None)]
+        walks += [(a, 1.0, b) for a, b in pairwise(along) if b - a >= 1.75 * pitch]
+        for start, direction, until in walks:
+            anchor, misses = start, 0
+            while misses < SLOT_MISSES:
+                at = anchor + direction * pitch
+                if until is not None and at > until - REOUTLINE_APART * width:
+                    break
+                taken_along = [float((centres[i] - row.origin) @ row.right)
+                               for i in range(len(found))
+                               if abs(float((centres[i] - row.origin) @ row.down)
+                                      / row.tile_height + 0.5) <= REOUTLINE_BAND]
+                boxes = []
+                for shift, narrowed in [(s, n) for s in SLOT_SHIFTS for n in SLOT_WIDTHS]:
+                    middle = at + shift * width
+                    if any(abs(middle - a) < REOUTLINE_APART * width for a in taken_along):
+                        continue
+                    bottom = row.origin + middle * row.right
+                    half, up = row.right * narrowed * width / 2, -row.down * row.tile_height
+                    box = np.array([bottom - half + up, bottom + half + up, bottom + half,
+                                    bottom - half]) / scale
+                    if np.all((box >= 0) & (box <= (photo.width - 1, photo.height - 1))):
+                        boxes.append((middle, box.astype(np.float32)))
+                if not boxes:
+                    misses += 1
+                    anchor = at
+                    continue
+                crops = np.stack([crop_tile(source, box / crop_factor) for _, box in boxes])
+                # in the shade: the face darker than the lit faces, and the ledge under it
+                # darker than under the lit tiles (a gap's dark board is dark by its colour)
+                if float(face_brightness(crops[:1])[0]) >= IN_SHADOW * lit \
+                        or ledge(at) >= IN_SHADOW * lit_ledge:
+                    break
+                probabilities, _, no_tile = read_crops(_lifted(crops, lit))
+                chosen = None
+                for k in np.argsort(-probabilities.max(axis=1)):
+                    surely = float(probabilities[k].max())
+                    is_joker = int(probabilities[k].argmax()) == JOKER_CLASS
+                    if surely >= LOW_CONFIDENCE and no_tile[k] <= SLOT_NO_TILE and not (
+                            is_joker and not (jokers_allowed
+                                              and surely * (1 - no_tile[k]) >= LOW_CONFIDENCE)):
+                        chosen = int(k)
+                        break
+                if chosen is None:
+                    misses += 1
+                    anchor = at
+                    continue
+                middle, outline = boxes[chosen]
+                (cx, cy), (long, short), angle = cv2.minAreaRect(outline)
+                found.append(FoundTile((cx, cy), (long, short), angle, 0.0))
+                corners.append(outline)
+                best.append(int(probabilities[chosen].argmax()))
+                confidence.append(float(probabilities[chosen].max()))
+                ranking.append(np.argsort(-probabilities[chosen]))
+                centres.append(outline.mean(axis=0) * scale)
+                members.append(len(found) - 1)
+                anchor, misses = middle, 0
+        members.sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
+    if len(found) == len(read.found):
+        return read, rows_of
+    return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
+                     read.gain, read.light, read.shade), rows_of
+
+
+def _ledge_level(image: np.ndarray, row: _Row, middle: float, width: float,
+                 scale: float) -> float:
+    """The grey of the ledge's top just under ``row`` at ``middle`` along it (the middle
+    0.6 of a tile ``width`` across, LEDGE_DEPTHS down), in ``image``, whose pixels are
+    ``scale`` of the row's."""
+    points = [row.origin + (middle + across * width) * row.right
+              + depth * row.tile_height * row.down
+              for across in np.linspace(-0.3, 0.3, 7) for depth in LEDGE_DEPTHS]
+    at = np.round(np.array(points) * scale).astype(int)
+    at = at[(at[:, 0] >= 0) & (at[:, 0] < image.shape[1])
+            & (at[:, 1] >= 0) & (at[:, 1] < image.shape[0])]
+    if not len(at):
+        return 0.0
+    return float(np.median(image[at[:, 1], at[:, 0]].astype(np.float32).mean(axis=1)))
+
+
+def _lifted(crops: np.ndarray, lit: float) -> np.ndarray:
+    """The crops with the shade in them lifted to ``lit``, pixel by pixel: the plastic's
+    level is the grey closed (the ink, narrower than LIFT_KERNEL, taken out; a shadow's
+    stretch, wider, kept where it is, its edge too), the gain ``lit`` over it, 1 to
+    MOST_GAIN. A tile a hard shadow line crosses is lifted in its shaded part alone."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LIFT_KERNEL, LIFT_KERNEL))
+    lifted = []
+    for crop in crops:
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        level = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
+        level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), 1.0)
+        gain = np.clip(lit / np.maximum(level, 1.0), 1.0, MOST_GAIN)
+        lifted.append(np.clip(crop.astype(np.float32) * gain[:, :, None], 0, 255))
+    return np.stack(lifted).astype(np.uint8)
 
 
 def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:
