@@ -92,6 +92,7 @@ SLOT_NO_TILE = 0.5
 SLOT_MISSES = 2
 LIFT_KERNEL = 15  # crop pixels (of 48 × 64): wider than a digit's stroke
 LEDGE_DEPTHS = (0.04, 0.08, 0.12)  # tile heights under the row's line: the ledge's top
+FACE_CHROMA = 12.0  # ΔE in a, b between a lifted slot's face and the lit faces'
 SLOT_PITCH = (0.9, 1.3)
 # the detector's boxes of the lit tiles may run wide, and the pitch with them: a slot is
 # laid at these shifts along the row (tile widths) and these shares of the row's width
@@ -434,6 +435,8 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         lit = lit_faces(face_brightness(np.stack(
             [crop_tile(source, corners[i] / crop_factor) for i in sure])))
 
+        face_colour = np.median(_face_colours(np.stack(
+            [crop_tile(source, corners[i] / crop_factor) for i in sure])), axis=0)
         ledge = partial(_ledge_level, source, row, width=width, scale=scale / crop_factor)
         lit_ledge = float(np.percentile([ledge(float((centres[i] - row.origin) @ row.right))
                                          for i in sure], 80))
@@ -472,12 +475,17 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 if float(face_brightness(crops[:1])[0]) >= IN_SHADOW * lit \
                         or ledge(at) >= IN_SHADOW * lit_ledge:
                     break
-                probabilities, _, no_tile = read_crops(_lifted(crops, lit))
+                lifted = _lifted(crops, lit)
+                probabilities, _, no_tile = read_crops(lifted)
+                # a tile's face lifted is the lit faces' cream; a board lifted keeps its colour
+                face_like = np.linalg.norm(_face_colours(lifted) - face_colour,
+                                           axis=1) < FACE_CHROMA
                 chosen = None
                 for k in np.argsort(-probabilities.max(axis=1)):
                     surely = float(probabilities[k].max())
                     is_joker = int(probabilities[k].argmax()) == JOKER_CLASS
-                    if surely >= LOW_CONFIDENCE and no_tile[k] <= SLOT_NO_TILE and not (
+                    if surely >= LOW_CONFIDENCE and no_tile[k] <= SLOT_NO_TILE \
+                            and face_like[k] and not (
                             is_joker and not (jokers_allowed
                                               and surely * (1 - no_tile[k]) >= LOW_CONFIDENCE)):
                         chosen = int(k)
@@ -517,6 +525,18 @@ def _ledge_level(image: np.ndarray, row: _Row, middle: float, width: float,
     if not len(at):
         return 0.0
     return float(np.median(image[at[:, 1], at[:, 0]].astype(np.float32).mean(axis=1)))
+
+
+def _face_colours(crops: np.ndarray) -> np.ndarray:
+    """Each crop's face colour: CIELab a and b (on the ΔE scale) of the middle's lightest
+    third (the plastic, not the ink)."""
+    colours = []
+    for crop in crops:
+        lab = cv2.cvtColor(crop[8:-8, 6:-6].astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+        lab = lab.reshape(-1, 3)
+        plastic = lab[lab[:, 0] >= np.percentile(lab[:, 0], 67)]
+        colours.append(np.median(plastic[:, 1:], axis=0))
+    return np.array(colours)
 
 
 def _lifted(crops: np.ndarray, lit: float) -> np.ndarray:

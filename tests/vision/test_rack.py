@@ -562,3 +562,14 @@ def test_the_dark_board_in_a_racks_gaps_is_not_read_as_shaded_tiles() -> None:
                          shadow="side")
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_racks_board_in_the_shade_is_not_read_as_a_shaded_tile() -> None:
+    """Seed 52 000 055: a hard shadow line over a blue rack whose tiles all stand in a run;
+    past the run's end the blue board lies in the shade, and lifted there it reads as B8 at
+    0.9 and more, "no tile" under 0.5: a tile's face lifted is cream, the board stays blue,
+    and nothing is read there."""
+    render = render_rack(random_rack(np.random.default_rng(52000055)), seed=52000055,
+                         shadow="hard")
+    reading = read_rack(jpeg_bytes(render.image))
+    assert not Counter(reading.rack) - Counter(render.rack_tiles)
