@@ -31,7 +31,14 @@ from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
 from companion.vision.light import IN_SHADOW, MOST_GAIN, face_brightness, lit_faces
 from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
-from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
+from companion.vision.pipeline import (
+    DOUBTED,
+    LOW_CONFIDENCE,
+    SIX_OR_NINE,
+    ReadFound,
+    crop_factor_for,
+    find_and_read,
+)
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -405,7 +412,7 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     lit) is read brightened to their level (``_lifted``), a little shifted either way along
     the row and a little narrower (the lit tiles' boxes may run wide), and taken as
     ``_reoutlined`` takes a box (sure, not "no tile" — here SLOT_NO_TILE —, no joker unless
-    read one surely with the "no tile" output). A slot in the light ends the walk (a tile
+    read one surely with the "no tile" output; a 6 or a 9 taken unsure). A slot in the light ends the walk (a tile
     there would have been found), and so do SLOT_MISSES slots in a row not taken.
     """
     rows_of = [list(row) for row in indexes]
@@ -499,7 +506,11 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 found.append(FoundTile((cx, cy), (long, short), angle, 0.0))
                 corners.append(outline)
                 best.append(int(probabilities[chosen].argmax()))
-                confidence.append(float(probabilities[chosen].max()))
+                # a 6 or a 9 in the shade is told apart by the faint print under the number,
+                # lost there: read unsure, as the pipeline reads one (_turned_numbers_doubted)
+                confidence.append(min(float(probabilities[chosen].max()), DOUBTED)
+                                  if best[-1] in SIX_OR_NINE
+                                  else float(probabilities[chosen].max()))
                 ranking.append(np.argsort(-probabilities[chosen]))
                 centres.append(outline.mean(axis=0) * scale)
                 members.append(len(found) - 1)
