@@ -439,14 +439,11 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         sure = [i for i in members if confidence[i] >= LOW_CONFIDENCE]
         if not sure:
             continue
-        lit = lit_faces(face_brightness(np.stack(
-            [crop_tile(source, corners[i] / crop_factor) for i in sure])))
-
-        face_colour = np.median(_face_colours(np.stack(
-            [crop_tile(source, corners[i] / crop_factor) for i in sure])), axis=0)
+        sure_crops = np.stack([crop_tile(source, corners[i] / crop_factor) for i in sure])
+        lit = lit_faces(face_brightness(sure_crops))
+        face_colour: np.ndarray | None = None  # measured when a slot is first read
         ledge = partial(_ledge_level, source, row, width=width, scale=scale / crop_factor)
-        lit_ledge = float(np.percentile([ledge(float((centres[i] - row.origin) @ row.right))
-                                         for i in sure], 80))
+        lit_ledge: float | None = None  # measured when a slot is first in a dim face's shade
         # walks: outward from each end, and across each gap of two pitches or more
         walks: list[tuple[float, float, float | None]] = [(along[0], -1.0, None),
                                                           (along[-1], 1.0, None)]
@@ -476,12 +473,20 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                     misses += 1
                     anchor = at
                     continue
-                crops = np.stack([crop_tile(source, box / crop_factor) for _, box in boxes])
                 # in the shade: the face darker than the lit faces, and the ledge under it
                 # darker than under the lit tiles (a gap's dark board is dark by its colour)
-                if float(face_brightness(crops[:1])[0]) >= IN_SHADOW * lit \
-                        or ledge(at) >= IN_SHADOW * lit_ledge:
+                first_crop = crop_tile(source, boxes[0][1] / crop_factor)
+                if float(face_brightness(first_crop[None])[0]) >= IN_SHADOW * lit:
                     break
+                if lit_ledge is None:
+                    lit_ledge = float(np.percentile(
+                        [ledge(float((centres[i] - row.origin) @ row.right)) for i in sure], 80))
+                if ledge(at) >= IN_SHADOW * lit_ledge:
+                    break
+                if face_colour is None:
+                    face_colour = np.median(_face_colours(sure_crops), axis=0)
+                crops = np.stack([first_crop] + [crop_tile(source, box / crop_factor)
+                                                 for _, box in boxes[1:]])
                 lifted = _lifted(crops, lit)
                 probabilities, _, no_tile = read_crops(lifted)
                 # a tile's face lifted is the lit faces' cream; a board lifted keeps its colour
