@@ -413,7 +413,9 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     the row and a little narrower (the lit tiles' boxes may run wide), and taken as
     ``_reoutlined`` takes a box (sure, not "no tile" — here SLOT_NO_TILE —, no joker unless
     read one surely with the "no tile" output; a 6 or a 9 taken unsure). A slot in the light ends the walk (a tile
-    there would have been found), and so do SLOT_MISSES slots in a row not taken.
+    there would have been found), and so do SLOT_MISSES slots in a row not taken. A box
+    found there, off the rack and read unsure (a tile the line crosses, outlined down to the
+    line only), is replaced by the slot taken; any other box keeps its place.
     """
     rows_of = [list(row) for row in indexes]
     found, corners = list(read.found), list(read.corners)
@@ -426,6 +428,7 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
     source = read.prepared(photo.at(crop_factor))
     jokers_allowed = reader_knows_no_tile()
+    rack_tiles = set(on_rack)
     for number, row in enumerate(rows):
         members = rows_of[number]
         if not members:
@@ -454,10 +457,15 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 at = anchor + direction * pitch
                 if until is not None and at > until - REOUTLINE_APART * width:
                     break
+                in_band = [i for i in range(len(found))
+                           if abs(float((centres[i] - row.origin) @ row.down)
+                                  / row.tile_height + 0.5) <= REOUTLINE_BAND]
+                # a box off the rack read unsure (a tile the line crosses, outlined down to
+                # the line only) may be outlined again; any other box stands there
+                replaceable = [i for i in in_band if i not in rack_tiles
+                               and confidence[i] < LOW_CONFIDENCE]
                 taken_along = [float((centres[i] - row.origin) @ row.right)
-                               for i in range(len(found))
-                               if abs(float((centres[i] - row.origin) @ row.down)
-                                      / row.tile_height + 0.5) <= REOUTLINE_BAND]
+                               for i in in_band if i not in replaceable]
                 boxes = []
                 for shift, narrowed in [(s, n) for s in SLOT_SHIFTS for n in SLOT_WIDTHS]:
                     middle = at + shift * width
@@ -507,21 +515,34 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                     anchor = at
                     continue
                 middle, outline = boxes[chosen]
+                replaced = [i for i in replaceable
+                            if abs(float((centres[i] - row.origin) @ row.right) - middle)
+                            < REOUTLINE_APART * width]
                 (cx, cy), (long, short), angle = cv2.minAreaRect(outline)
-                found.append(FoundTile((cx, cy), (long, short), angle, 0.0))
-                corners.append(outline)
-                best.append(int(probabilities[chosen].argmax()))
+                tile = FoundTile((cx, cy), (long, short), angle,
+                                 found[replaced[0]].score if replaced else 0.0)
+                surely = float(probabilities[chosen].max())
                 # a 6 or a 9 in the shade is told apart by the faint print under the number,
                 # lost there: read unsure, as the pipeline reads one (_turned_numbers_doubted)
-                confidence.append(min(float(probabilities[chosen].max()), DOUBTED)
-                                  if best[-1] in SIX_OR_NINE
-                                  else float(probabilities[chosen].max()))
-                ranking.append(np.argsort(-probabilities[chosen]))
-                centres.append(outline.mean(axis=0) * scale)
-                members.append(len(found) - 1)
+                if int(probabilities[chosen].argmax()) in SIX_OR_NINE:
+                    surely = min(surely, DOUBTED)
+                index = replaced[0] if replaced else len(found)
+                if not replaced:
+                    found.append(tile)
+                    corners.append(outline)
+                    best.append(0)
+                    confidence.append(0.0)
+                    ranking.append(ranking[0])
+                    centres.append(outline.mean(axis=0) * scale)
+                found[index], corners[index] = tile, outline
+                best[index], confidence[index] = int(probabilities[chosen].argmax()), surely
+                ranking[index] = np.argsort(-probabilities[chosen])
+                centres[index] = outline.mean(axis=0) * scale
+                rack_tiles.add(index)
+                members.append(index)
                 anchor, misses = middle, 0
         members.sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
-    if len(found) == len(read.found):
+    if rack_tiles == set(on_rack):
         return read, rows_of
     return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
                      read.gain, read.light, read.shade), rows_of

@@ -573,3 +573,14 @@ def test_a_racks_board_in_the_shade_is_not_read_as_a_shaded_tile() -> None:
                          shadow="hard")
     reading = read_rack(jpeg_bytes(render.image))
     assert not Counter(reading.rack) - Counter(render.rack_tiles)
+
+
+@pytest.mark.parametrize("seed", [51000037, 51000064])
+def test_a_tile_a_shadow_line_cuts_outlined_down_to_the_line_is_outlined_again(
+        seed: int) -> None:
+    """A hard shadow line across a tile: the detector outlines its lit part only, read unsure
+    and left off the rack (51 000 037: an R12, 51 000 064: a B12); a slot of the row's tile
+    size laid there, lifted, reads it surely, and the rack is read tile for tile."""
+    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow="hard")
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
