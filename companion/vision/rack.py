@@ -14,6 +14,8 @@ the preset's joker penalty for each joker.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
+from itertools import pairwise
 from typing import Any
 
 import cv2
@@ -27,8 +29,16 @@ from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
+from companion.vision.light import IN_SHADOW, MOST_GAIN, face_brightness, lit_faces
 from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
-from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, crop_factor_for, find_and_read
+from companion.vision.pipeline import (
+    DOUBTED,
+    LOW_CONFIDENCE,
+    SIX_OR_NINE,
+    ReadFound,
+    crop_factor_for,
+    find_and_read,
+)
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -81,6 +91,20 @@ EDGE_OVER_TEXTURE = 2.5  # an edge steps this many times the column's median ste
 REOUTLINE_BAND = 0.35
 REOUTLINE_SHIFTS = (0.0, -0.15, 0.15)
 REOUTLINE_APART = 0.75  # tile widths between the new box's middle and another row tile's
+# a hard shadow across a rack hides the tiles in it from the detector: along a rack row, slot
+# by slot out from its tiles, a box in the shade (its face under IN_SHADOW of the row's lit
+# faces) is read lit to the lit faces' level; it is taken when read surely, SLOT_NO_TILE
+# or less "no tile", and the walk ends at SLOT_MISSES slots in a row not taken
+SLOT_NO_TILE = 0.5
+SLOT_MISSES = 2
+LIFT_KERNEL = 15  # crop pixels (of 48 × 64): wider than a digit's stroke
+LEDGE_DEPTHS = (0.04, 0.08, 0.12)  # tile heights under the row's line: the ledge's top
+FACE_CHROMA = 12.0  # ΔE in a, b between a lifted slot's face and the lit faces'
+SLOT_PITCH = (0.9, 1.3)
+# the detector's boxes of the lit tiles may run wide, and the pitch with them: a slot is
+# laid at these shifts along the row (tile widths) and these shares of the row's width
+SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
+SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on a rack
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +171,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
     read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
+    read, rows = _shaded_slots(photo, read, rack_rows, rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
@@ -371,6 +396,200 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
     return ReadFound(found, corners, best, confidence, ranking, read.gain, read.light,
                      read.shade), indexes
+
+
+def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
+                  indexes: list[list[int]], *, scale: float
+                  ) -> tuple[ReadFound, list[list[int]]]:
+    """The reading with the tiles a shadow across the rack hid from the detector added.
+
+    A hard shadow line across a rack leaves the tiles in its shade too dark for the detector
+    (a row found on its bar in the light, its other half missing). Along each rack row, out
+    from its tiles and across gaps of two tiles or more, a box of the row's tile size is laid
+    a tile's pitch on, slot by slot; a slot lying in the shade (its face, as light.py measures
+    one, under IN_SHADOW of the row's sure tiles' faces, and the ledge's top under it under
+    IN_SHADOW of its level under them: a gap's dark board is dark by its colour, its ledge
+    lit) is read brightened to their level (``_lifted``), a little shifted either way along
+    the row and a little narrower (the lit tiles' boxes may run wide), and taken as
+    ``_reoutlined`` takes a box (sure, not "no tile" — here SLOT_NO_TILE —, no joker unless
+    read one surely with the "no tile" output; a 6 or a 9 taken unsure). A slot in the light ends the walk (a tile
+    there would have been found), and so do SLOT_MISSES slots in a row not taken. A box
+    found there, off the rack and read unsure (a tile the line crosses, outlined down to the
+    line only), is replaced by the slot taken; any other box keeps its place.
+    """
+    rows_of = [list(row) for row in indexes]
+    found, corners = list(read.found), list(read.corners)
+    best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
+    centres = [c.mean(axis=0) * scale for c in corners]
+    on_rack = [i for members in rows_of for i in members]
+    if not on_rack:
+        return read, rows_of
+    crop_factor = crop_factor_for(photo.factor, float(np.median(
+        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
+    source = read.prepared(photo.at(crop_factor))
+    jokers_allowed = reader_knows_no_tile()
+    rack_tiles = set(on_rack)
+    for number, row in enumerate(rows):
+        members = rows_of[number]
+        if not members:
+            continue
+        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                                 for i in members])) * scale
+        along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
+        steps = [b - a for a, b in pairwise(along)
+                 if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
+        pitch = float(np.median(steps)) if steps else width * 1.02
+        sure = [i for i in members if confidence[i] >= LOW_CONFIDENCE]
+        if not sure:
+            continue
+        sure_crops = np.stack([crop_tile(source, corners[i] / crop_factor) for i in sure])
+        lit = lit_faces(face_brightness(sure_crops))
+        face_colour: np.ndarray | None = None  # measured when a slot is first read
+        ledge = partial(_ledge_level, source, row, width=width, scale=scale / crop_factor)
+        lit_ledge: float | None = None  # measured when a slot is first in a dim face's shade
+        # walks: outward from each end, and across each gap of two pitches or more
+        walks: list[tuple[float, float, float | None]] = [(along[0], -1.0, None),
+                                                          (along[-1], 1.0, None)]
+        walks += [(a, 1.0, b) for a, b in pairwise(along) if b - a >= 1.75 * pitch]
+        for start, direction, until in walks:
+            anchor, misses = start, 0
+            while misses < SLOT_MISSES:
+                at = anchor + direction * pitch
+                if until is not None and at > until - REOUTLINE_APART * width:
+                    break
+                in_band = [i for i in range(len(found))
+                           if abs(float((centres[i] - row.origin) @ row.down)
+                                  / row.tile_height + 0.5) <= REOUTLINE_BAND]
+                # a box off the rack read unsure (a tile the line crosses, outlined down to
+                # the line only) may be outlined again; any other box stands there
+                replaceable = [i for i in in_band if i not in rack_tiles
+                               and confidence[i] < LOW_CONFIDENCE]
+                taken_along = [float((centres[i] - row.origin) @ row.right)
+                               for i in in_band if i not in replaceable]
+                boxes = []
+                for shift, narrowed in [(s, n) for s in SLOT_SHIFTS for n in SLOT_WIDTHS]:
+                    middle = at + shift * width
+                    if any(abs(middle - a) < REOUTLINE_APART * width for a in taken_along):
+                        continue
+                    bottom = row.origin + middle * row.right
+                    half, up = row.right * narrowed * width / 2, -row.down * row.tile_height
+                    box = np.array([bottom - half + up, bottom + half + up, bottom + half,
+                                    bottom - half]) / scale
+                    if np.all((box >= 0) & (box <= (photo.width - 1, photo.height - 1))):
+                        boxes.append((middle, box.astype(np.float32)))
+                if not boxes:
+                    misses += 1
+                    anchor = at
+                    continue
+                # in the shade: the face darker than the lit faces, and the ledge under it
+                # darker than under the lit tiles (a gap's dark board is dark by its colour)
+                first_crop = crop_tile(source, boxes[0][1] / crop_factor)
+                if float(face_brightness(first_crop[None])[0]) >= IN_SHADOW * lit:
+                    break
+                if lit_ledge is None:
+                    lit_ledge = float(np.percentile(
+                        [ledge(float((centres[i] - row.origin) @ row.right)) for i in sure], 80))
+                if ledge(at) >= IN_SHADOW * lit_ledge:
+                    break
+                if face_colour is None:
+                    face_colour = np.median(_face_colours(sure_crops), axis=0)
+                crops = np.stack([first_crop] + [crop_tile(source, box / crop_factor)
+                                                 for _, box in boxes[1:]])
+                lifted = _lifted(crops, lit)
+                probabilities, _, no_tile = read_crops(lifted)
+                # a tile's face lifted is the lit faces' cream; a board lifted keeps its colour
+                face_like = np.linalg.norm(_face_colours(lifted) - face_colour,
+                                           axis=1) < FACE_CHROMA
+                chosen = None
+                for k in np.argsort(-probabilities.max(axis=1)):
+                    surely = float(probabilities[k].max())
+                    is_joker = int(probabilities[k].argmax()) == JOKER_CLASS
+                    if surely >= LOW_CONFIDENCE and no_tile[k] <= SLOT_NO_TILE \
+                            and face_like[k] and not (
+                            is_joker and not (jokers_allowed
+                                              and surely * (1 - no_tile[k]) >= LOW_CONFIDENCE)):
+                        chosen = int(k)
+                        break
+                if chosen is None:
+                    misses += 1
+                    anchor = at
+                    continue
+                middle, outline = boxes[chosen]
+                replaced = [i for i in replaceable
+                            if abs(float((centres[i] - row.origin) @ row.right) - middle)
+                            < REOUTLINE_APART * width]
+                (cx, cy), (long, short), angle = cv2.minAreaRect(outline)
+                tile = FoundTile((cx, cy), (long, short), angle,
+                                 found[replaced[0]].score if replaced else 0.0)
+                surely = float(probabilities[chosen].max())
+                # a 6 or a 9 in the shade is told apart by the faint print under the number,
+                # lost there: read unsure, as the pipeline reads one (_turned_numbers_doubted)
+                if int(probabilities[chosen].argmax()) in SIX_OR_NINE:
+                    surely = min(surely, DOUBTED)
+                index = replaced[0] if replaced else len(found)
+                if not replaced:
+                    found.append(tile)
+                    corners.append(outline)
+                    best.append(0)
+                    confidence.append(0.0)
+                    ranking.append(ranking[0])
+                    centres.append(outline.mean(axis=0) * scale)
+                found[index], corners[index] = tile, outline
+                best[index], confidence[index] = int(probabilities[chosen].argmax()), surely
+                ranking[index] = np.argsort(-probabilities[chosen])
+                centres[index] = outline.mean(axis=0) * scale
+                rack_tiles.add(index)
+                members.append(index)
+                anchor, misses = middle, 0
+        members.sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
+    if rack_tiles == set(on_rack):
+        return read, rows_of
+    return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
+                     read.gain, read.light, read.shade), rows_of
+
+
+def _ledge_level(image: np.ndarray, row: _Row, middle: float, width: float,
+                 scale: float) -> float:
+    """The grey of the ledge's top just under ``row`` at ``middle`` along it (the middle
+    0.6 of a tile ``width`` across, LEDGE_DEPTHS down), in ``image``, whose pixels are
+    ``scale`` of the row's."""
+    points = [row.origin + (middle + across * width) * row.right
+              + depth * row.tile_height * row.down
+              for across in np.linspace(-0.3, 0.3, 7) for depth in LEDGE_DEPTHS]
+    at = np.round(np.array(points) * scale).astype(int)
+    at = at[(at[:, 0] >= 0) & (at[:, 0] < image.shape[1])
+            & (at[:, 1] >= 0) & (at[:, 1] < image.shape[0])]
+    if not len(at):
+        return 0.0
+    return float(np.median(image[at[:, 1], at[:, 0]].astype(np.float32).mean(axis=1)))
+
+
+def _face_colours(crops: np.ndarray) -> np.ndarray:
+    """Each crop's face colour: CIELab a and b (on the ΔE scale) of the middle's lightest
+    third (the plastic, not the ink)."""
+    colours = []
+    for crop in crops:
+        lab = cv2.cvtColor(crop[8:-8, 6:-6].astype(np.float32) / 255, cv2.COLOR_BGR2Lab)
+        lab = lab.reshape(-1, 3)
+        plastic = lab[lab[:, 0] >= np.percentile(lab[:, 0], 67)]
+        colours.append(np.median(plastic[:, 1:], axis=0))
+    return np.array(colours)
+
+
+def _lifted(crops: np.ndarray, lit: float) -> np.ndarray:
+    """The crops with the shade in them lifted to ``lit``, pixel by pixel: the plastic's
+    level is the grey closed (the ink, narrower than LIFT_KERNEL, taken out; a shadow's
+    stretch, wider, kept where it is, its edge too), the gain ``lit`` over it, 1 to
+    MOST_GAIN. A tile a hard shadow line crosses is lifted in its shaded part alone."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LIFT_KERNEL, LIFT_KERNEL))
+    lifted = []
+    for crop in crops:
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        level = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
+        level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), 1.0)
+        gain = np.clip(lit / np.maximum(level, 1.0), 1.0, MOST_GAIN)
+        lifted.append(np.clip(crop.astype(np.float32) * gain[:, :, None], 0, 255))
+    return np.stack(lifted).astype(np.uint8)
 
 
 def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:

@@ -537,3 +537,50 @@ def test_a_thin_ledges_top_edge_seen_from_above_is_judged_against_the_whole_band
     render = rack_of_kind("from above", seed)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+@pytest.mark.parametrize("seed", [53000016, 53000061])
+def test_the_tiles_a_hard_shadow_line_hid_from_the_detector_are_read_along_the_row(
+        seed: int) -> None:
+    """A hard shadow line across the rack: the detector finds the lit tiles only (53 000 016:
+    11 of 14, 53 000 061: 6 of 10); slot by slot along the row into the shade, lifted to the
+    lit faces' level, the hidden tiles are read (each render keeps one tile unread for
+    another cause: K1 outlined off the row, O2 at the row's end), and none read that is not
+    there."""
+    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow="hard")
+    reading = read_rack(jpeg_bytes(render.image))
+    truth, read = Counter(render.rack_tiles), Counter(reading.rack)
+    assert sum((truth & read).values()) == len(render.rack_tiles) - 1
+    assert not read - truth
+
+
+def test_the_dark_board_in_a_racks_gaps_is_not_read_as_shaded_tiles() -> None:
+    """Seed 53 000 002: a side light over a blue rack whose four tiles stand apart; the blue
+    board between them, darker than a tile's face but lit as the ledge under the tiles is,
+    is no shade, and nothing is read there (lifted, bare blue board read as B8 surely)."""
+    render = render_rack(random_rack(np.random.default_rng(53000002)), seed=53000002,
+                         shadow="side")
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_racks_board_in_the_shade_is_not_read_as_a_shaded_tile() -> None:
+    """Seed 52 000 055: a hard shadow line over a blue rack whose tiles all stand in a run;
+    past the run's end the blue board lies in the shade, and lifted there it reads as B8 at
+    0.9 and more, "no tile" under 0.5: a tile's face lifted is cream, the board stays blue,
+    and nothing is read there."""
+    render = render_rack(random_rack(np.random.default_rng(52000055)), seed=52000055,
+                         shadow="hard")
+    reading = read_rack(jpeg_bytes(render.image))
+    assert not Counter(reading.rack) - Counter(render.rack_tiles)
+
+
+@pytest.mark.parametrize("seed", [51000037, 51000064])
+def test_a_tile_a_shadow_line_cuts_outlined_down_to_the_line_is_outlined_again(
+        seed: int) -> None:
+    """A hard shadow line across a tile: the detector outlines its lit part only, read unsure
+    and left off the rack (51 000 037: an R12, 51 000 064: a B12); a slot of the row's tile
+    size laid there, lifted, reads it surely, and the rack is read tile for tile."""
+    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow="hard")
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
