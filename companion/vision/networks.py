@@ -13,6 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.classes import JOKER_CLASS
+
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = MODELS / "detector.onnx"
 READER_FILE = MODELS / "reader.onnx"
@@ -76,6 +78,17 @@ def reader_knows_no_tile() -> bool:
     (at up to 0.99), so no joker may be taken where no tile was found (beside a set, in the
     tile map, on a rack's re-outlined boxes)."""
     return _reader_outputs(READER_FILE) > TILES + ORIENTATIONS
+
+
+def joker_may_stand(reading: np.ndarray, no_tile: float, threshold: float) -> bool:
+    """Whether a box where no tile was found may be taken as the tile ``reading`` says, as far
+    as jokers go: a numbered tile may; a joker only with a reader that has the "no tile"
+    output, and then only when it is a joker and a tile at once at ``threshold`` or more
+    (P(joker) × (1 − P(no tile))): a box half on bare table must not become a sure joker
+    because the little left over is joker."""
+    if int(reading.argmax()) != JOKER_CLASS:
+        return True
+    return reader_knows_no_tile() and float(reading[JOKER_CLASS]) * (1 - no_tile) >= threshold
 
 
 # A crop read one way up with at least this probability for its identity and for which end

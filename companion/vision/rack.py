@@ -24,13 +24,12 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
-from companion.vision.classes import JOKER_CLASS
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
 from companion.vision.light import IN_SHADOW, MOST_GAIN, face_brightness, lit_faces
-from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
+from companion.vision.networks import NO_TILE, joker_may_stand, read_crops
 from companion.vision.pipeline import (
     DOUBTED,
     LOW_CONFIDENCE,
@@ -367,7 +366,6 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     source = read.prepared(photo.at(crop_factor))
     probabilities, _, no_tile = read_crops(np.stack([crop_tile(source, c / crop_factor)
                                                      for *_, c in slots]))
-    jokers_allowed = reader_knows_no_tile()
     found, corners = list(read.found), list(read.corners)
     best, confidence, ranking = read.best.copy(), read.confidence.copy(), read.ranking.copy()
     placed: dict[int, tuple[int, float]] = {}
@@ -376,8 +374,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         sure = float(probabilities[number].max())
         if i in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
                 or no_tile[number] >= NO_TILE \
-                or (int(probabilities[number].argmax()) == JOKER_CLASS and not (
-                    jokers_allowed and sure * (1 - no_tile[number]) >= LOW_CONFIDENCE)) \
+                or not joker_may_stand(probabilities[number], float(no_tile[number]),
+                                       LOW_CONFIDENCE) \
                 or any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
                        for r, a in placed.values()):
             continue
@@ -427,7 +425,6 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     crop_factor = crop_factor_for(photo.factor, float(np.median(
         [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
     source = read.prepared(photo.at(crop_factor))
-    jokers_allowed = reader_knows_no_tile()
     rack_tiles = set(on_rack)
     for number, row in enumerate(rows):
         members = rows_of[number]
@@ -503,11 +500,10 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 chosen = None
                 for k in np.argsort(-probabilities.max(axis=1)):
                     surely = float(probabilities[k].max())
-                    is_joker = int(probabilities[k].argmax()) == JOKER_CLASS
                     if surely >= LOW_CONFIDENCE and no_tile[k] <= SLOT_NO_TILE \
-                            and face_like[k] and not (
-                            is_joker and not (jokers_allowed
-                                              and surely * (1 - no_tile[k]) >= LOW_CONFIDENCE)):
+                            and face_like[k] \
+                            and joker_may_stand(probabilities[k], float(no_tile[k]),
+                                                LOW_CONFIDENCE):
                         chosen = int(k)
                         break
                 if chosen is None:

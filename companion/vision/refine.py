@@ -35,10 +35,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.vision.classes import JOKER_CLASS
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.detect import TILE_THRESHOLD, FoundTile
-from companion.vision.networks import NO_TILE, read_crops, reader_knows_no_tile
+from companion.vision.networks import NO_TILE, joker_may_stand, read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
@@ -329,8 +328,8 @@ BESIDE_STEP = 1.04  # centre to centre of two tiles of a set, in tile widths (a 
 BESIDE_OVERLAP = 0.25  # a box beside a tile may cover this share of a sure tile, no more
 # A reader that never learned "no tile", shown a stretch of bare table, says joker, often at
 # 0.9 or more (250 such boxes beside the sets of the 537 train/ photos): with such a reader a
-# box beside a set is taken only when it reads as a numbered tile (not JOKER_CLASS). One that
-# has the "no tile" output (networks.reader_knows_no_tile) may find a joker there too.
+# box beside a set is taken only when it reads as a numbered tile (not a joker). One that
+# has the "no tile" output (networks.joker_may_stand) may find a joker there too.
 #
 # A box beside a tile is read only when its middle has the colour of the tile's own middle
 # (ΔE, CIELab): tiles share one face colour, a table seldom has it. Measured on a quarter of
@@ -444,17 +443,11 @@ def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
 
 def _may_be_taken(readings: _SlotReadings, number: int, threshold: float = 0.0) -> bool:
     """Whether a box where no tile was found may be taken for what it reads as: never when
-    it reads as no tile (NO_TILE); a joker only when the reader has a "no tile" output
-    (without one it reads bare table as a joker at up to 0.99), and then only when it is a
-    joker and a tile at once at ``threshold`` or more (P(joker) × P(tile)): a box half on
-    bare table must not become a sure joker because the little left over is joker."""
+    it reads as no tile (NO_TILE); a joker only as networks.joker_may_stand allows (without
+    a "no tile" output the reader reads bare table as a joker at up to 0.99)."""
     no_tile = float(readings.no_tile[number])
-    if no_tile >= NO_TILE:
-        return False
-    reading = readings.probabilities[number]
-    if int(reading.argmax()) != JOKER_CLASS:
-        return True
-    return reader_knows_no_tile() and float(reading[JOKER_CLASS]) * (1 - no_tile) >= threshold
+    return no_tile < NO_TILE and joker_may_stand(readings.probabilities[number], no_tile,
+                                                 threshold)
 
 
 def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,

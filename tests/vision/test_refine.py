@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.synthetic_set import hard_set, synthetic_set
-from companion.vision import pipeline, read_image, read_photo, refine
+from companion.vision import networks, pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
@@ -128,7 +128,7 @@ def test_bare_table_beside_a_set_is_not_taken_for_a_joker(
     # learned "no tile", reads boxes of bare table beside the sets as jokers at 0.95+
     read, truth = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
     assert read == truth
-    monkeypatch.setattr(refine, "JOKER_CLASS", -1)
+    monkeypatch.setattr(networks, "JOKER_CLASS", -1)  # the joker rule (joker_may_stand) off
     read, _ = tiles_read_and_labelled("rummy4-30_jpeg.rf.3601339")
     assert set(read - truth) == {"J"}
 
