@@ -331,12 +331,10 @@ class _FirstReading:
         faces = face_brightness(self.crops[probes]) if probes.any() \
             else np.zeros(0, np.float32)
         tile_height = float(np.median([tile.long_side for tile in self.found])) / photo.factor
-        if not in_shadow(faces, bright_end) and not hidden:
-            return None
-        if not in_shadow(faces, bright_end) and not shaded_table(
+        if not in_shadow(faces, bright_end) and not (hidden and shaded_table(
                 *table_light(self.image, tile_height),
                 np.array([c.mean(axis=0) for c in self.corners])[
-                    (sure >= LOW_CONFIDENCE) & (self.no_tile < NO_TILE)] / photo.factor):
+                    (sure >= LOW_CONFIDENCE) & (self.no_tile < NO_TILE)] / photo.factor)):
             return None
         outlines = [c / photo.factor for c, probe in zip(self.corners, probes) if probe]
         return light_map(self.image, tile_height, outlines, faces, bright_end,
