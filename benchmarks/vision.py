@@ -489,19 +489,22 @@ def shadow_racks(count: int, first_seed: int = SHADOW_RACK_SEEDS
 RACK_KIND_SEEDS = 30_000_000  # the fixed set of each kind: seeds from here, 1000 a kind
 
 
-def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
+def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS, *, tiers: bool = False
                ) -> dict[str, dict[str, str | int]]:
     """The rack reader on ``per_kind`` renders of each kind a real evening brings
     (``training.synthetic_rack.RACK_KINDS``: rack colours and wood, the classic design, one
     row, straight from the front or from above, many or few tiles, a wide gap, both jokers,
     glossy tiles, a hand or a second rack in the frame, a set lying in front). Kind ``k``'s
     seeds start at ``first_seed + 1000 k``; the benchmark's set is RACK_KIND_SEEDS, never
-    tuned on (tune on other seeds)."""
-    from training.synthetic_rack import RACK_KINDS, rack_of_kind
+    tuned on (tune on other seeds). With ``tiers``, the kinds are TIER_KINDS instead (two-tier
+    black racks whose upper tier stands on the lower tier's board), numbered on after
+    RACK_KINDS's (kind ``k`` of them from ``first_seed + 1000 (15 + k)``)."""
+    from training.synthetic_rack import RACK_KINDS, TIER_KINDS, rack_of_kind
 
     results: dict[str, dict[str, str | int]] = {}
     totals: Counter[str] = Counter()
-    for k, kind in enumerate(RACK_KINDS):
+    kinds = enumerate(TIER_KINDS, start=len(RACK_KINDS)) if tiers else enumerate(RACK_KINDS)
+    for k, kind in kinds:
         tally: Counter[str] = Counter()
         for seed in range(first_seed + 1000 * k, first_seed + 1000 * k + per_kind):
             render = rack_of_kind(kind, seed)
@@ -509,7 +512,8 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
             _tally_rack(render.image, render.rack_tiles, tally)
         totals += tally
         results[kind] = _kind_summary(tally, per_kind)
-    results["all kinds"] = _kind_summary(totals, per_kind * len(RACK_KINDS))
+    results["all kinds"] = _kind_summary(totals,
+                                         per_kind * len(TIER_KINDS if tiers else RACK_KINDS))
     return results
 
 
@@ -644,6 +648,9 @@ def main() -> None:
                         help="renders of each kind of rack photo (RACK_KINDS; 0: none)")
     parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
                         help="first seed of the kinds (the default is the fixed, held-out set)")
+    parser.add_argument("--tier-kinds", type=int, default=8,
+                        help="renders of each two-tier kind (TIER_KINDS, seeds as the rack "
+                             "kinds'; 0: none)")
     parser.add_argument("--shadows", type=int, default=30,
                         help="table renders and rack renders with a shadow across the tiles, "
                              "and (unless --skip-valid) valid/ with one cast across (0: none)")
@@ -732,6 +739,13 @@ def main() -> None:
               f"{args.rack_kinds_seed})")
         for kind, summary in by_kind.items():
             print(f"  {kind:28s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+    if args.tier_kinds:
+        results["tier kinds"] = by_kind = rack_kinds(args.tier_kinds, args.rack_kinds_seed,
+                                                     tiers=True)
+        print(f"== two-tier kinds ({args.tier_kinds} renders each, seeds from "
+              f"{args.rack_kinds_seed})")
+        for kind, summary in by_kind.items():
+            print(f"  {kind:32s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if args.real_racks:
         real = real_racks()
         results["real racks"] = real

@@ -214,6 +214,8 @@ class _Row:
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
     ledge_seen: bool = True  # False: found on the lower tier's edge, its own ledge not seen
     tile_width: float = 0.0  # the tiles' median width (kept for a row whose bar was not seen)
+    # found on the lower tier's edge: the tiles standing on that tier, in front of its board
+    lower_tier: tuple[int, ...] = ()
 
 
 def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
@@ -240,15 +242,19 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
                 for corners, tile in zip(read.corners, read.found)]
     standing = [i for i in readable if float(geometry[i][1] @ rack_up) > STANDING_COS]
     # where a tile stands (a box read as no tile is board: its ledge shows under it)
-    covered = np.zeros(image.shape[:2], np.uint8)
-    for i in readable:
-        cv2.fillConvexPoly(covered, np.round(read.corners[i] * scale).astype(np.int32), 1)
+    outlines = {i: np.round(read.corners[i] * scale).astype(np.int32) for i in readable}
+    covered = _mask_of(image.shape, outlines.values())
     groups = _rows_of(standing, geometry, rack_up)
-    rows = [row for group in groups
-            if (row := _row_on_bar(image, covered, group, geometry)) is not None
-            # a row whose ledge was not seen is a rack only when it is all the photo shows:
-            # a row of sets on a table may show the table's edge as far under it (rummy-14)
-            and (row.ledge_seen or len(readable) == len(row.indexes))]
+    on_bars = [row for group in groups
+               if (row := _row_on_bar(image, covered, outlines, group, geometry)) is not None]
+    # a row whose ledge was not seen is a rack only when it and its rack's other tier are all
+    # the photo shows (the tiles standing on the lower tier whose edge it was found on, or a
+    # row on a bar of its own that is that tier): a row of sets on a table may show the
+    # table's edge as far under it (rummy-14)
+    rows = [row for row in on_bars
+            if row.ledge_seen or set(readable) <= set(row.indexes) | set(row.lower_tier).union(
+                *(other.indexes for other in on_bars
+                  if other.ledge_seen and _other_tier(row, other)))]
     if not rows:
         return [], set(), False
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
@@ -296,8 +302,29 @@ def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
     rack = [first]
     if tiers:
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
+    rack = _with_lower_tier(rack, geometry)
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return rack
+
+
+def _with_lower_tier(rack: list[_Row], geometry: list[tuple[np.ndarray, np.ndarray, float,
+                                                              float]]) -> list[_Row]:
+    """The rack's rows with every tile standing on the lower tier of an upper tier found on
+    that tier's edge (``_Row.lower_tier``) on the lower tier's row: a tile there whose
+    outline is cut short or runs long stands apart from its neighbours' row, on no bar of
+    its own, yet it stands in front of the rack's board."""
+    upper = next((row for row in rack if not row.ledge_seen and row.lower_tier), None)
+    if upper is None:
+        return rack
+    lower = next((row for row in rack if row is not upper), None)
+    loose = [i for i in upper.lower_tier if lower is None or i not in lower.indexes]
+    if not loose:
+        return rack
+    if lower is None:
+        return [upper, _unbarred(loose, geometry)]
+    indexes = sorted(lower.indexes + loose,
+                     key=lambda i: float((geometry[i][0] - lower.origin) @ lower.right))
+    return [upper, replace(lower, indexes=indexes)]
 
 
 def _maybe_nearer(lowest: _Row, other: _Row) -> bool:
@@ -631,11 +658,16 @@ def _apart(first: _Row, other: _Row) -> float:
 def _tier_like(first: _Row, other: _Row) -> bool:
     """Whether ``other``'s tiles are of a height like ``first``'s, as tall or taller below it
     (nearer the camera) and as tall or shorter above it, and its line parallel."""
+    return _heights_like(first, other) and abs(float(other.right @ first.right)) > PARALLEL_COS
+
+
+def _heights_like(first: _Row, other: _Row) -> bool:
+    """Whether ``other``'s tiles are of a height like ``first``'s, as tall or taller below it
+    (nearer the camera) and as tall or shorter above it."""
     ratio = other.tile_height / first.tile_height
     nearer_looks_taller = ratio >= LOWER_TIER_AT_LEAST if _apart(first, other) > 0 \
         else ratio <= UPPER_TIER_AT_MOST
-    return (TIER_HEIGHTS[0] < ratio < TIER_HEIGHTS[1] and nearer_looks_taller
-            and abs(float(other.right @ first.right)) > PARALLEL_COS)
+    return TIER_HEIGHTS[0] < ratio < TIER_HEIGHTS[1] and nearer_looks_taller
 
 
 def _other_tier(first: _Row, other: _Row) -> bool:
@@ -647,11 +679,21 @@ def _other_tier(first: _Row, other: _Row) -> bool:
     look shorter alike, where a row of a second rack further off looks shorter but stands
     further up (two of its tile heights and more).
     """
+    if _stands_on(first, other) or _stands_on(other, first):
+        # (their lines are not compared: a row of a few tiles, one outline cut short at the
+        # ledge, may run degrees off the rack; its tiles' feet on the edge say where it is)
+        return _heights_like(first, other) and _overlap(first, other)
     apart = _apart(first, other)
     upper_height = first.tile_height if apart > 0 else other.tile_height
     in_upper_heights = abs(apart) * first.tile_height / upper_height
     return _tier_like(first, other) and TIER_APART[0] < abs(apart) < TIER_APART[1] \
         and in_upper_heights < TIER_APART[1] and _overlap(first, other)
+
+
+def _stands_on(upper: _Row, lower: _Row) -> bool:
+    """Whether ``lower``'s tiles stand on the lower tier whose edge ``upper`` was found on:
+    then they are one rack's two tiers, however far apart the outlines put their lines."""
+    return not upper.ledge_seen and set(lower.indexes) <= set(upper.lower_tier)
 
 
 def _hidden_tier(first: _Row, group: list[int],
@@ -769,7 +811,8 @@ def _row_line(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, flo
             along[order])
 
 
-def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
+def _row_on_bar(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.ndarray],
+                group: list[int],
                 geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
     """The row, with the tiles that stand on its bar, or None when no bar runs under it.
 
@@ -777,7 +820,8 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     down). The bar shows as a lower edge at one depth across the row, with an even colour
     above it; and that edge must also show where no tile stands (in the gaps and past the
     ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
-    table. ``covered`` marks every tile found in the photo.
+    table. ``covered`` marks every tile found in the photo, ``outlines`` holds them one by
+    one (in ``image``'s pixels).
     """
     group, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
@@ -819,8 +863,8 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     near_row = inside & (columns >= along.min() - 2 * tile_width) \
         & (columns <= along.max() + 2 * tile_width)
 
-    def free_of_tiles(row_from: int, row_to: int) -> np.ndarray:
-        covered_there = cv2.remap(covered, map_x[row_from:row_to].astype(np.float32),
+    def free_of_tiles(row_from: int, row_to: int, tiles: np.ndarray = covered) -> np.ndarray:
+        covered_there = cv2.remap(tiles, map_x[row_from:row_to].astype(np.float32),
                                   map_y[row_from:row_to].astype(np.float32),
                                   cv2.INTER_NEAREST).any(axis=0)
         return np.asarray(near_row & ~covered_there, dtype=bool)
@@ -912,8 +956,17 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
         if deep and not _rack_against_table(strip, edge_depth, deep_columns):
             return fallback
+        # (the tiles standing on the lower tier, in front of its board, excepted)
+        lower_tier: tuple[int, ...] = ()
+        between = covered
+        if deep:
+            lower_tier = _on_lower_tier(outlines, geometry, group, origin, down, tile_height,
+                                        (edge_depth - zero) / STRIP_PIXELS_PER_HEIGHT)
+            if lower_tier:
+                between = _mask_of(image.shape[:2], [outline for i, outline in outlines.items()
+                                                     if i not in lower_tier])
         if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
-                                      edge_depth)[near_row].all():
+                                      edge_depth, between)[near_row].all():
             return fallback
         if not deep and top_shows is False:
             return fallback
@@ -923,10 +976,38 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
                                         top_free, columns, along, group, origin, right, down,
                                         tile_height, tile_width, scale)
         if row is not None and between_tiles:
-            return replace(row, ledge_seen=not deep)
+            return replace(row, ledge_seen=not deep, lower_tier=lower_tier)
         if row is not None and fallback is None:
-            fallback = replace(row, ledge_seen=not deep)
+            fallback = replace(row, ledge_seen=not deep, lower_tier=lower_tier)
     return fallback
+
+
+def _mask_of(shape: tuple[int, ...], outlines: Any) -> np.ndarray:
+    """A mask of ``shape`` with the outlines filled."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for outline in outlines:
+        cv2.fillConvexPoly(mask, outline, 1)
+    return mask
+
+
+def _on_lower_tier(outlines: dict[int, np.ndarray],
+                   geometry: list[tuple[np.ndarray, np.ndarray, float, float]],
+                   group: list[int], origin: np.ndarray, down: np.ndarray, tile_height: float,
+                   edge: float) -> tuple[int, ...]:
+    """The tiles standing on a two-tier rack's lower tier, when the row ``group`` is its upper
+    tier and ``edge`` (in tile heights under the row's line) the lower tier's lower edge: the
+    tiles upright, their bottoms on that tier's ledge, as a row's on its bar (0 to
+    BAR_EDGE_TO of their own heights above the edge, or ROW_TOLERANCE under it: an outline
+    may run a little past its tile's foot)."""
+    standing_on = []
+    for i in outlines:
+        if i in group:
+            continue
+        bottom, up, height, _ = geometry[i]
+        above_edge = (edge * tile_height - float((bottom - origin) @ down)) / height
+        if float(up @ -down) > STANDING_COS and -ROW_TOLERANCE <= above_edge <= BAR_EDGE_TO:
+            standing_on.append(i)
+    return tuple(standing_on)
 
 
 def _edge_depths(support: np.ndarray, first: int) -> list[int]:
