@@ -252,7 +252,7 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     # row on a bar of its own that is that tier): a row of sets on a table may show the
     # table's edge as far under it (rummy-14)
     rows = [row for row in on_bars
-            if row.ledge_seen or set(readable) <= set(row.indexes) | set(row.lower_tier).union(
+            if row.ledge_seen or set(standing) <= set(row.indexes) | set(row.lower_tier).union(
                 *(other.indexes for other in on_bars
                   if other.ledge_seen and _other_tier(row, other)))]
     if not rows:
@@ -908,78 +908,91 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.n
         candidates = _edge_depths(whole_near[first:last + 1][:, in_row].mean(axis=1), first)
         if candidates:
             near = whole_near
-    # no ledge's edge under the row: the row may be a two-tier rack's upper tier with its lower
-    # tier empty, the upper ledge black on the lower tier's black board, the first edge under
-    # it the lower tier's own lower edge (a tile height and more down); such a row is taken
-    # only where that edge parts the rack from the table, with no tile lying between the row
-    # and it, and (in find_rack_rows) only when its tiles are every tile in the photo
-    deep = False
-    if not candidates and deep_columns.sum() >= 3:
+
+    def search(candidates: list[int], deep: bool) -> _Row | None:
+        nonlocal whole
+        # a bar whose colour does not run on between the tiles may be their own bottoms: it is
+        # taken only when no edge further down holds a bar that does (the search ending as
+        # below, at an edge that fails beside the tiles)
+        fallback: _Row | None = None
+        for edge_depth in candidates:
+            # where no tile stands, within two tiles of the row, the bar must show too: its
+            # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
+            # edge shows there (what tells a ledge from the side of a tile seen at a slant, or
+            # from a seam of the table under a row of sets). Past the rack's end no lower edge
+            # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
+            # taken only when the photo's edge may hide it (a row of tiles lying on the table
+            # shows its own sides under it, and nothing beside it)
+            if not shows(edge_depth - 2, edge_depth + 3,
+                         free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
+                return fallback
+            bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
+            # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
+            # upright, are tall: its top edge may lie anywhere above its lower edge (a row of two
+            # tiles at least: one tile lying on the table, seen at a slant, looks as squarish)
+            from_above = len(group) >= 2 and tile_width >= FROM_ABOVE_SQUARISH * tile_height
+            top_to = zero + TOP_EDGE_ROWS + 1
+            if from_above:
+                top_to = max(top_to, edge_depth - 3)
+            top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
+            if from_above and top_shows is False and deep_inside[bar_free].all():
+                # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
+                # edges only against the texture of the whole band, over the table too
+                whole = whole or _strip_edges(lab_strip(len(depth)))
+                top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
+                                 .mean() >= TOP_SUPPORT)
+            # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
+            if deep and not _rack_against_table(strip, edge_depth, deep_columns):
+                return fallback
+            # (the tiles standing on the lower tier, in front of its board, excepted)
+            lower_tier: tuple[int, ...] = ()
+            between = covered
+            if deep:
+                lower_tier = _on_lower_tier(outlines, geometry, group, origin, down, tile_height,
+                                            (edge_depth - zero) / STRIP_PIXELS_PER_HEIGHT)
+                if lower_tier:
+                    between = _mask_of(image.shape[:2], [outline for i, outline in outlines.items()
+                                                         if i not in lower_tier])
+            if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
+                                          edge_depth, between)[near_row].all():
+                return fallback
+            if not deep and top_shows is False:
+                return fallback
+            if not deep and top_shows is None and not cut_off:
+                continue  # too few free columns to tell: a deeper edge may be the ledge's
+            row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
+                                            top_free, columns, along, group, origin, right, down,
+                                            tile_height, tile_width, scale)
+            if row is not None and between_tiles:
+                return replace(row, ledge_seen=not deep, lower_tier=lower_tier)
+            if row is not None and fallback is None:
+                fallback = replace(row, ledge_seen=not deep, lower_tier=lower_tier)
+        return fallback
+    row = search(candidates, deep=False)
+    # no ledge's edge under the row (none at all, or none that shows beside the tiles as a
+    # ledge's: the tiles' own bottoms): the row may be a two-tier rack's upper tier standing
+    # on the lower tier's board, the upper ledge black on that black board, the first edge
+    # under it that parts the rack from the table the lower tier's own lower edge (a tile
+    # height and more down); such a row is taken only where that edge shows beside the tiles
+    # too, with no tile between the row and it but those standing on the lower tier, and (in
+    # _rack_rows) only when it and its rack's other tier are every standing tile in the
+    # photo. (Past an edge that failed, only under a row of two tiles at least: a lone tile
+    # lying on a cloth shows its own bottom's edge, and the table's edge may lie beyond.)
+    if row is None and deep_columns.sum() >= 3 and (not candidates or len(group) >= 2):
         deep_strip, deep_near = whole or _strip_edges(lab_strip(len(depth)))
-        strip = np.concatenate([strip, deep_strip[shallow_end:]])
-        near = np.concatenate([near, deep_near[shallow_end:]])
+        strip = np.concatenate([strip[:shallow_end], deep_strip[shallow_end:]])
+        near = np.concatenate([near[:shallow_end], deep_near[shallow_end:]])
         deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_last = zero + int(DEEP_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
-        candidates = _edge_depths(deep_support, deep_first)[:1]
-        deep = True
-    # a bar whose colour does not run on between the tiles may be their own bottoms: it is
-    # taken only when no edge further down holds a bar that does (the search ending as
-    # below, at an edge that fails beside the tiles)
-    fallback: _Row | None = None
-    for edge_depth in candidates:
-        # where no tile stands, within two tiles of the row, the bar must show too: its
-        # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
-        # edge shows there (what tells a ledge from the side of a tile seen at a slant, or
-        # from a seam of the table under a row of sets). Past the rack's end no lower edge
-        # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
-        # taken only when the photo's edge may hide it (a row of tiles lying on the table
-        # shows its own sides under it, and nothing beside it)
-        if not shows(edge_depth - 2, edge_depth + 3,
-                     free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
-            return fallback
-        bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
-        # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
-        # upright, are tall: its top edge may lie anywhere above its lower edge (a row of two
-        # tiles at least: one tile lying on the table, seen at a slant, looks as squarish)
-        from_above = len(group) >= 2 and tile_width >= FROM_ABOVE_SQUARISH * tile_height
-        top_to = zero + TOP_EDGE_ROWS + 1
-        if from_above:
-            top_to = max(top_to, edge_depth - 3)
-        top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
-        if from_above and top_shows is False and deep_inside[bar_free].all():
-            # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
-            # edges only against the texture of the whole band, over the table too
-            whole = whole or _strip_edges(lab_strip(len(depth)))
-            top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
-                             .mean() >= TOP_SUPPORT)
-        # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
-        if deep and not _rack_against_table(strip, edge_depth, deep_columns):
-            return fallback
-        # (the tiles standing on the lower tier, in front of its board, excepted)
-        lower_tier: tuple[int, ...] = ()
-        between = covered
-        if deep:
-            lower_tier = _on_lower_tier(outlines, geometry, group, origin, down, tile_height,
-                                        (edge_depth - zero) / STRIP_PIXELS_PER_HEIGHT)
-            if lower_tier:
-                between = _mask_of(image.shape[:2], [outline for i, outline in outlines.items()
-                                                     if i not in lower_tier])
-        if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
-                                      edge_depth, between)[near_row].all():
-            return fallback
-        if not deep and top_shows is False:
-            return fallback
-        if not deep and top_shows is None and not cut_off:
-            continue  # too few free columns to tell: a deeper edge may be the ledge's
-        row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
-                                        top_free, columns, along, group, origin, right, down,
-                                        tile_height, tile_width, scale)
-        if row is not None and between_tiles:
-            return replace(row, ledge_seen=not deep, lower_tier=lower_tier)
-        if row is not None and fallback is None:
-            fallback = replace(row, ledge_seen=not deep, lower_tier=lower_tier)
-    return fallback
+        # (the lower tier's own ledge, where it shows, steps from the board above the
+        # rack's lower edge: under a row of two tiles at least, the first edge parting the
+        # rack from the table is taken; under one, only the first edge, so that the stripes
+        # of a cloth under a lone tile lying on it are not passed over to the table's edge)
+        edges = _edge_depths(deep_support, deep_first)
+        row = search([edge for edge in edges[:None if len(group) >= 2 else 1]
+                      if _rack_against_table(strip, edge, deep_columns)][:1], deep=True)
+    return row
 
 
 def _mask_of(shape: tuple[int, ...], outlines: Any) -> np.ndarray:
