@@ -271,7 +271,8 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
     centres = np.array([tile.centre for tile in found], np.float32)
     for whole in wholes:
         box = cv2.boxPoints(whole.rect).astype(np.float32)
-        inside = [int(other) for other in np.flatnonzero(~sure)
+        inside = [int(other) for other in _centres_near(whole, centres, np.flatnonzero(~sure),
+                                                         always=index)
                   if other == index or cv2.pointPolygonTest(
                       box, (float(centres[other][0]), float(centres[other][1])), False) >= 0]
         if all(_is_piece(found[other], typical) for other in inside):
@@ -314,7 +315,7 @@ def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray
     those it replaces)."""
     for tile in alternative.tiles:
         box = cv2.boxPoints(tile.rect).astype(np.float32)
-        for other in np.flatnonzero(sure):
+        for other in _centres_near(tile, centres, np.flatnonzero(sure)):
             if other in alternative.replaces:
                 continue
             if cv2.pointPolygonTest(box, (float(centres[other][0]), float(centres[other][1])),
@@ -391,6 +392,8 @@ def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: i
     is off the photo or the box lies over a sure tile, else the box replacing the unsure
     tiles whose centres it covers."""
     sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+    centres = np.array([tile.centre for tile in found], np.float64).reshape(-1, 2)
+    unsure = np.flatnonzero(~sure)
 
     def placed(tile: FoundTile, centre: np.ndarray) -> Alternative | None:
         if not (0 <= centre[0] < width and 0 <= centre[1] < height):
@@ -399,8 +402,10 @@ def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: i
         if _overlaps(slot, sure_tiles):
             return None
         box = cv2.boxPoints(slot.rect).astype(np.float32)
-        covered = tuple(int(other) for other in np.flatnonzero(~sure) if cv2.pointPolygonTest(
-            box, (float(found[other].centre[0]), float(found[other].centre[1])), False) >= 0)
+        covered = tuple(int(other) for other in _centres_near(slot, centres, unsure)
+                        if cv2.pointPolygonTest(box, (float(found[other].centre[0]),
+                                                      float(found[other].centre[1])),
+                                                False) >= 0)
         return Alternative(covered, (slot,))
 
     return placed
@@ -660,7 +665,7 @@ def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:
     BESIDE_OVERLAP of one."""
     corners = cv2.boxPoints(slot.rect).astype(np.float32)
     area = slot.size[0] * slot.size[1]
-    for tile in tiles:
+    for tile in _near(slot, tiles):
         if cv2.pointPolygonTest(corners, (float(tile.centre[0]), float(tile.centre[1])),
                                 False) >= 0:
             return True
@@ -669,6 +674,33 @@ def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:
                 cv2.convexHull(region)) > BESIDE_OVERLAP * min(area, tile.size[0] * tile.size[1]):
             return True
     return False
+
+
+def _reach(tile: FoundTile) -> float:
+    """Half the box's diagonal: no point of the box lies further from its centre (a pixel
+    more, so a rounding of the corners never matters)."""
+    return float(np.hypot(*tile.size)) / 2 + 1.0
+
+
+def _centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *,
+                  always: int | None = None) -> np.ndarray:
+    """The ``candidates`` (indexes into ``centres``, in their order) whose centres may lie
+    in the box: within its reach (and ``always``, if it is one of them). The exact test
+    (cv2.pointPolygonTest) is then asked only of these, not of every tile of the photo."""
+    if len(candidates) == 0:
+        return candidates
+    apart = np.hypot(centres[candidates, 0] - box.centre[0], centres[candidates, 1] - box.centre[1])
+    return candidates[(apart <= _reach(box)) | (candidates == always)]
+
+
+def _near(slot: FoundTile, tiles: list[FoundTile]) -> list[FoundTile]:
+    """The ``tiles`` (in their order) that may touch the slot: their reach and its overlap."""
+    if not tiles:
+        return tiles
+    boxes = np.array([(*tile.centre, *tile.size) for tile in tiles], np.float64)
+    reaches = np.hypot(boxes[:, 2], boxes[:, 3]) / 2 + 1.0
+    apart = np.hypot(boxes[:, 0] - slot.centre[0], boxes[:, 1] - slot.centre[1])
+    return [tiles[i] for i in np.flatnonzero(apart <= reaches + _reach(slot))]
 
 
 def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
