@@ -364,18 +364,21 @@ def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: f
                           source.shape[0] * crop_factor)
     alternatives: list[Alternative] = []
     origins: list[FoundTile] = []
+    tried = np.empty((2 * len(starts), 2))  # the centres of ``alternatives``
     for index in starts:
         tile = found[index]
         across = _across(_long_axis(tile))
         for sign in (-1.0, 1.0):
             centre = np.array(tile.centre) + sign * across * tile.short_side * BESIDE_STEP
-            if any(np.hypot(*(centre - np.array(other.tiles[0].centre))) < 0.5 * tile.short_side
-                   for other in alternatives):
+            taken = tried[:len(alternatives)]
+            if np.any(np.hypot(centre[0] - taken[:, 0], centre[1] - taken[:, 1])
+                      < 0.5 * tile.short_side):
                 continue
             alternative = placed(tile, centre)
             if alternative is None or _face_difference(
                     source, tile, alternative.tiles[0], crop_factor) > FACE_LIKE:
                 continue
+            tried[len(alternatives)] = alternative.tiles[0].centre
             alternatives.append(alternative)
             origins.append(tile)
     if not alternatives:
@@ -392,6 +395,7 @@ def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: i
     is off the photo or the box lies over a sure tile, else the box replacing the unsure
     tiles whose centres it covers."""
     sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
+    sure_discs = _discs(sure_tiles)
     centres = np.array([tile.centre for tile in found], np.float64).reshape(-1, 2)
     unsure = np.flatnonzero(~sure)
 
@@ -399,7 +403,7 @@ def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: i
         if not (0 <= centre[0] < width and 0 <= centre[1] < height):
             return None
         slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle, tile.score)
-        if _overlaps(slot, sure_tiles):
+        if _overlaps(slot, sure_tiles, sure_discs):
             return None
         box = cv2.boxPoints(slot.rect).astype(np.float32)
         covered = tuple(int(other) for other in _centres_near(slot, centres, unsure)
@@ -660,12 +664,13 @@ def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor
     return _SlotReadings(*read_crops(crops), corners)
 
 
-def _overlaps(slot: FoundTile, tiles: list[FoundTile]) -> bool:
+def _overlaps(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
+              ) -> bool:
     """Whether the slot lies over the centre of any of the tiles, or over more than
-    BESIDE_OVERLAP of one."""
+    BESIDE_OVERLAP of one (``discs``: the tiles' ``_discs``, if made already)."""
     corners = cv2.boxPoints(slot.rect).astype(np.float32)
     area = slot.size[0] * slot.size[1]
-    for tile in _near(slot, tiles):
+    for tile in _near(slot, tiles, discs):
         if cv2.pointPolygonTest(corners, (float(tile.centre[0]), float(tile.centre[1])),
                                 False) >= 0:
             return True
@@ -693,14 +698,20 @@ def _centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *
     return candidates[(apart <= _reach(box)) | (candidates == always)]
 
 
-def _near(slot: FoundTile, tiles: list[FoundTile]) -> list[FoundTile]:
-    """The ``tiles`` (in their order) that may touch the slot: their reach and its overlap."""
+def _discs(tiles: list[FoundTile]) -> np.ndarray:
+    """Each tile's centre and reach (``_reach``), (N, 3)."""
+    boxes = np.array([(*tile.centre, *tile.size) for tile in tiles], np.float64).reshape(-1, 4)
+    return np.column_stack([boxes[:, :2], np.hypot(boxes[:, 2], boxes[:, 3]) / 2 + 1.0])
+
+
+def _near(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
+          ) -> list[FoundTile]:
+    """The ``tiles`` (in their order) that may touch the slot: their reaches and its overlap."""
     if not tiles:
         return tiles
-    boxes = np.array([(*tile.centre, *tile.size) for tile in tiles], np.float64)
-    reaches = np.hypot(boxes[:, 2], boxes[:, 3]) / 2 + 1.0
-    apart = np.hypot(boxes[:, 0] - slot.centre[0], boxes[:, 1] - slot.centre[1])
-    return [tiles[i] for i in np.flatnonzero(apart <= reaches + _reach(slot))]
+    discs = _discs(tiles) if discs is None else discs
+    apart = np.hypot(discs[:, 0] - slot.centre[0], discs[:, 1] - slot.centre[1])
+    return [tiles[i] for i in np.flatnonzero(apart <= discs[:, 2] + _reach(slot))]
 
 
 def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
