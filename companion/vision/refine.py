@@ -718,14 +718,19 @@ def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
                      crop_factor: int) -> float:
     """ΔE between the median colours of the middles (half the width across) of a tile and of
     a box beside it, in ``source`` (the photo at 1/``crop_factor``)."""
-    colours = []
+    medians = []
     reach = max(1, round(tile.short_side / crop_factor / 4))
     for centre in (tile.centre, slot.centre):
         x, y = round(centre[0] / crop_factor), round(centre[1] / crop_factor)
         patch = source[max(0, y - reach):y + reach, max(0, x - reach):x + reach]
         if patch.size == 0:
             return float("inf")
-        median = np.median(patch.reshape(-1, 3), axis=0).astype(np.uint8)
-        colours.append(cv2.cvtColor(median[None, None], cv2.COLOR_BGR2LAB)[0, 0]
-                       .astype(np.float64) * (100 / 255, 1.0, 1.0))
+        # np.median's value (the mean of the middle two of an even count), by one sort
+        ordered = np.sort(patch.reshape(-1, 3), axis=0)
+        middle = len(ordered) // 2
+        median = ordered[middle] if len(ordered) % 2 \
+            else (ordered[middle - 1].astype(np.float64) + ordered[middle]) / 2
+        medians.append(median.astype(np.uint8))
+    colours = cv2.cvtColor(np.stack(medians)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float64) \
+        * (100 / 255, 1.0, 1.0)
     return float(np.linalg.norm(colours[0] - colours[1]))
