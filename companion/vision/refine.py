@@ -745,11 +745,13 @@ def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
         patch = source[max(0, y - reach):y + reach, max(0, x - reach):x + reach]
         if patch.size == 0:
             return float("inf")
-        # np.median's value (the mean of the middle two of an even count), by one sort
-        ordered = np.sort(patch.reshape(-1, 3), axis=0)
-        middle = len(ordered) // 2
-        median = ordered[middle] if len(ordered) % 2 \
-            else (ordered[middle - 1].astype(np.float64) + ordered[middle]) / 2
+        # np.median's value (the mean of the middle two of an even count), by one partition
+        channels = patch.reshape(-1, 3).T
+        middle = channels.shape[1] // 2
+        odd = channels.shape[1] % 2
+        ordered = np.partition(channels, middle if odd else (middle - 1, middle), axis=1)
+        median = ordered[:, middle] if odd \
+            else (ordered[:, middle - 1].astype(np.float64) + ordered[:, middle]) / 2
         medians.append(median.astype(np.uint8))
     colours = cv2.cvtColor(np.stack(medians)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float64) \
         * (100 / 255, 1.0, 1.0)
