@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import cv2
 import numpy as np
@@ -374,6 +375,36 @@ def peak_megabytes(mode: str, data: bytes) -> float:
     return round(int(result.stdout.strip()) / 1024, 1)
 
 
+class _NetworkClock:
+    """While installed, the CPU time of the networks' forward passes (``networks.run``), per
+    network, and how many crops the reader read: the rest of a read is the work around
+    them (decode, light and quality checks, crops, second outlines, sets)."""
+
+    def __enter__(self) -> Self:
+        from companion.vision import networks
+
+        self.cpu_ms: Counter[str] = Counter()
+        self.crops = 0
+        self._run = run = networks.run
+
+        def timed(path: Path, blob: np.ndarray) -> np.ndarray:
+            started = time.process_time()
+            try:
+                return run(path, blob)
+            finally:
+                part = "detector" if path == networks.DETECTOR_FILE else "reader"
+                self.cpu_ms[part] += (time.process_time() - started) * 1000
+                self.crops += len(blob) if part == "reader" else 0
+
+        networks.run = timed
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        from companion.vision import networks
+
+        networks.run = self._run
+
+
 def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
     """Read 4000×3000 JPEGs from their bytes, decode included, side by side with
     ``cv2.imdecode`` of the same file (the yardstick, measured in the same run).
@@ -395,16 +426,24 @@ def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
         data = _twelve_mp_jpeg(source)
         reader(data)  # warm-up: loads the networks
         buffer = np.frombuffer(data, np.uint8)
-        decode, read = [], []
+        decode, read, networks = [], [], []
         for _ in range(repeats):  # interleaved, so both see the same load on the machine
             decode.append(_elapsed_ms(cv2.imdecode, buffer, cv2.IMREAD_COLOR))
-            read.append(_elapsed_ms(reader, data))
+            with _NetworkClock() as clock:
+                read.append(_elapsed_ms(reader, data))
+            networks.append(clock)
         for unit, column in (("ms", 0), ("CPU ms", 1)):
             decode_ms = statistics.median(times[column] for times in decode)
             read_ms = statistics.median(times[column] for times in read)
             results[f"{name}: {unit} cv2.imdecode"] = round(decode_ms, 1)
             results[f"{name}: {unit} read"] = round(read_ms, 1)
             results[f"{name}: read / decode ({unit})"] = round(read_ms / decode_ms, 2)
+        for part in ("detector", "reader"):
+            results[f"{name}: CPU ms {part}"] = round(statistics.median(
+                clock.cpu_ms[part] for clock in networks), 1)
+        results[f"{name}: CPU ms outside the networks"] = round(statistics.median(
+            times[1] - sum(clock.cpu_ms.values()) for times, clock in zip(read, networks)), 1)
+        results[f"{name}: crops read"] = networks[0].crops
         results[f"{name}: peak MB decode"] = peak_megabytes("decode", data)
         results[f"{name}: peak MB read"] = peak_megabytes(mode, data)
     return results
