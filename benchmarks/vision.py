@@ -3,6 +3,7 @@
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
         [--real-racks] [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
+        [--speed-breakdown]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -19,7 +20,8 @@ measures photos with a shadow across the tiles: table and rack renders (an arm's
 a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a soft and a hard
 shadow cast across its labelled tiles. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
-``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
+``cv2.imdecode`` of the same file in the same run, with the peak memory of each;
+``--speed-breakdown`` adds how much of each read's CPU time each network took.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
@@ -34,7 +36,8 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -374,12 +377,39 @@ def peak_megabytes(mode: str, data: bytes) -> float:
     return round(int(result.stdout.strip()) / 1024, 1)
 
 
-def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
+@contextmanager
+def _network_clock() -> Iterator[tuple[Counter[str], Counter[str]]]:
+    """While in use, adds up the CPU milliseconds and the calls of each network
+    (``networks.run`` timed by the network's file)."""
+    from companion.vision import networks
+
+    cpu_ms: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    run = networks.run
+
+    def timed_run(path: Path, blob: np.ndarray) -> np.ndarray:
+        name = "detector" if path == networks.DETECTOR_FILE else "reader"
+        started = time.process_time()
+        try:
+            return run(path, blob)
+        finally:
+            cpu_ms[name] += (time.process_time() - started) * 1000
+            calls[name] += 1
+
+    networks.run = timed_run
+    try:
+        yield cpu_ms, calls
+    finally:
+        networks.run = run
+
+
+def twelve_megapixels(repeats: int = 5, *, breakdown: bool = False) -> dict[str, float]:
     """Read 4000×3000 JPEGs from their bytes, decode included, side by side with
     ``cv2.imdecode`` of the same file (the yardstick, measured in the same run).
 
     Three photos: the first of ``valid/`` (15 tiles), the one with the most tiles (54 small
-    ones, which also takes the detector's second, larger look), and a rendered rack.
+    ones, which also takes the detector's second, larger look), and a rendered rack. With
+    ``breakdown``, also the median CPU ms each network took inside a read, and its calls.
     """
     from training.synthetic_rack import random_rack, render_rack
 
@@ -396,9 +426,22 @@ def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
         reader(data)  # warm-up: loads the networks
         buffer = np.frombuffer(data, np.uint8)
         decode, read = [], []
+        by_network: dict[str, list[float]] = {"detector": [], "reader": []}
+        calls_per_read: Counter[str] = Counter()
         for _ in range(repeats):  # interleaved, so both see the same load on the machine
             decode.append(_elapsed_ms(cv2.imdecode, buffer, cv2.IMREAD_COLOR))
-            read.append(_elapsed_ms(reader, data))
+            if not breakdown:
+                read.append(_elapsed_ms(reader, data))
+                continue
+            with _network_clock() as (cpu_ms, calls):
+                read.append(_elapsed_ms(reader, data))
+            for network, times in by_network.items():
+                times.append(cpu_ms[network])
+            calls_per_read = calls
+        for network, times in by_network.items():
+            if times:
+                results[f"{name}: CPU ms {network} ({calls_per_read[network]} calls)"] = round(
+                    statistics.median(times), 1)
         for unit, column in (("ms", 0), ("CPU ms", 1)):
             decode_ms = statistics.median(times[column] for times in decode)
             read_ms = statistics.median(times[column] for times in read)
@@ -664,6 +707,8 @@ def main() -> None:
                         help="measure this reader ONNX file instead of the shipped one")
     parser.add_argument("--detector", type=Path,
                         help="measure this detector ONNX file instead of the shipped one")
+    parser.add_argument("--speed-breakdown", action="store_true",
+                        help="with the 12-megapixel timing, the CPU ms of each network")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     from companion.vision import networks
@@ -742,7 +787,7 @@ def main() -> None:
             results["real racks with a shadow cast"] = cast = real_racks_shadowed()
             print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
     if not args.skip_speed:
-        results["12 MP"] = twelve_megapixels()
+        results["12 MP"] = twelve_megapixels(breakdown=args.speed_breakdown)
         print("== 12-megapixel photo")
         for key, value in results["12 MP"].items():
             print(f"  {key:36s} {value}")
