@@ -1,6 +1,6 @@
 """8-bit copies of the shipped networks, calibrated on what they see in real photos.
 
-Two steps, each a subcommand:
+Three subcommands:
 
 ``collect``  runs the real reader (``read_image`` and ``read_rack_image``) over photos of the
              ``train/`` split and keeps every input the two networks were given (the
@@ -8,6 +8,9 @@ Two steps, each a subcommand:
              calibration sees exactly the inputs the app makes, not a guess at them.
 ``quantize`` writes an 8-bit copy of one network with onnxruntime's static quantizer
              (weights per output channel), its ranges calibrated on those inputs.
+``compare-speed`` times float and 8-bit files against each other, as ``networks`` runs them.
+
+None of these copies is shipped: measured, each was faster and read some benchmark set worse.
 
 onnxruntime is needed only here (a throwaway venv is enough: the app runs the result through
 ``cv2.dnn``); see ``companion/vision/models/README.md`` and docs/vision.md, "8-bit networks".
@@ -60,7 +63,7 @@ def collect(photos: int, seed: int, renders: list[Path], out: str) -> None:
 
 def quantize(model: Path, inputs: Path, out: Path, *, operator_format: bool, method: str,
              per_channel: bool, batch: int, unsigned: bool, float_nodes: list[str],
-             reduce_range: bool) -> None:
+             only_nodes: list[str], reduce_range: bool) -> None:
     import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
@@ -74,6 +77,7 @@ def quantize(model: Path, inputs: Path, out: Path, *, operator_format: bool, met
     stored = np.load(inputs)
     if "crops" in stored:
         crops = stored["crops"]
+        # whole batches only: the percentile and entropy calibrations stack them
         blobs = [crops[start:start + batch] for start in range(0, len(crops) - batch + 1, batch)]
     else:
         blobs = [stored[name] for name in stored.files]
@@ -95,7 +99,8 @@ def quantize(model: Path, inputs: Path, out: Path, *, operator_format: bool, met
                     per_channel=per_channel, activation_type=activation,
                     weight_type=QuantType.QInt8,
                     calibrate_method=getattr(CalibrationMethod, method),
-                    nodes_to_exclude=float_nodes, reduce_range=reduce_range)
+                    nodes_to_exclude=float_nodes, nodes_to_quantize=only_nodes or None,
+                    reduce_range=reduce_range)
     prepared.unlink()
     print(f"{out}: {out.stat().st_size} bytes from {len(blobs)} calibration batches")
 
@@ -157,6 +162,8 @@ def main() -> None:
     make.add_argument("--unsigned", action="store_true", help="activations as uint8")
     make.add_argument("--batch", type=int, default=64, help="reader crops per calibration batch")
     make.add_argument("--reduce-range", action="store_true", help="7-bit weights")
+    make.add_argument("--only-nodes", nargs="*", default=[],
+                      help="quantize only these nodes (default: all but --float-nodes)")
     make.add_argument("--float-nodes", nargs="*", default=[],
                       help="nodes left in float (names as in the ONNX graph, e.g. /head/Conv)")
     timing = commands.add_parser("compare-speed")
@@ -172,7 +179,7 @@ def main() -> None:
     else:
         quantize(args.model, args.inputs, args.out, operator_format=args.operator_format,
                  method=args.method, per_channel=not args.per_tensor, batch=args.batch,
-                 unsigned=args.unsigned, float_nodes=args.float_nodes,
+                 unsigned=args.unsigned, float_nodes=args.float_nodes, only_nodes=args.only_nodes,
                  reduce_range=args.reduce_range)
 
 
