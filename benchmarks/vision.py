@@ -3,7 +3,6 @@
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
         [--real-racks] [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
-        [--speed-breakdown]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -20,8 +19,7 @@ measures photos with a shadow across the tiles: table and rack renders (an arm's
 a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a soft and a hard
 shadow cast across its labelled tiles. Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
-``cv2.imdecode`` of the same file in the same run, with the peak memory of each;
-``--speed-breakdown`` adds how much of each read's CPU time each network took.
+``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
@@ -36,10 +34,10 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import cv2
 import numpy as np
@@ -377,39 +375,42 @@ def peak_megabytes(mode: str, data: bytes) -> float:
     return round(int(result.stdout.strip()) / 1024, 1)
 
 
-@contextmanager
-def _network_clock() -> Iterator[tuple[Counter[str], Counter[str]]]:
-    """While in use, adds up the CPU milliseconds and the calls of each network
-    (``networks.run`` timed by the network's file)."""
-    from companion.vision import networks
+class _NetworkClock:
+    """While installed, the CPU time of the networks' forward passes (``networks.run``), per
+    network, and how many crops the reader read: the rest of a read is the work around
+    them (decode, light and quality checks, crops, second outlines, sets)."""
 
-    cpu_ms: Counter[str] = Counter()
-    calls: Counter[str] = Counter()
-    run = networks.run
+    def __enter__(self) -> Self:
+        from companion.vision import networks
 
-    def timed_run(path: Path, blob: np.ndarray) -> np.ndarray:
-        name = "detector" if path == networks.DETECTOR_FILE else "reader"
-        started = time.process_time()
-        try:
-            return run(path, blob)
-        finally:
-            cpu_ms[name] += (time.process_time() - started) * 1000
-            calls[name] += 1
+        self.cpu_ms: Counter[str] = Counter()
+        self.crops = 0
+        self._run = run = networks.run
 
-    networks.run = timed_run
-    try:
-        yield cpu_ms, calls
-    finally:
-        networks.run = run
+        def timed(path: Path, blob: np.ndarray) -> np.ndarray:
+            started = time.process_time()
+            try:
+                return run(path, blob)
+            finally:
+                part = "detector" if path == networks.DETECTOR_FILE else "reader"
+                self.cpu_ms[part] += (time.process_time() - started) * 1000
+                self.crops += len(blob) if part == "reader" else 0
+
+        networks.run = timed
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        from companion.vision import networks
+
+        networks.run = self._run
 
 
-def twelve_megapixels(repeats: int = 5, *, breakdown: bool = False) -> dict[str, float]:
+def twelve_megapixels(repeats: int = 5) -> dict[str, float]:
     """Read 4000×3000 JPEGs from their bytes, decode included, side by side with
     ``cv2.imdecode`` of the same file (the yardstick, measured in the same run).
 
     Three photos: the first of ``valid/`` (15 tiles), the one with the most tiles (54 small
-    ones, which also takes the detector's second, larger look), and a rendered rack. With
-    ``breakdown``, also the median CPU ms each network took inside a read, and its calls.
+    ones, which also takes the detector's second, larger look), and a rendered rack.
     """
     from training.synthetic_rack import random_rack, render_rack
 
@@ -425,29 +426,24 @@ def twelve_megapixels(repeats: int = 5, *, breakdown: bool = False) -> dict[str,
         data = _twelve_mp_jpeg(source)
         reader(data)  # warm-up: loads the networks
         buffer = np.frombuffer(data, np.uint8)
-        decode, read = [], []
-        by_network: dict[str, list[float]] = {"detector": [], "reader": []}
-        calls_per_read: Counter[str] = Counter()
+        decode, read, networks = [], [], []
         for _ in range(repeats):  # interleaved, so both see the same load on the machine
             decode.append(_elapsed_ms(cv2.imdecode, buffer, cv2.IMREAD_COLOR))
-            if not breakdown:
+            with _NetworkClock() as clock:
                 read.append(_elapsed_ms(reader, data))
-                continue
-            with _network_clock() as (cpu_ms, calls):
-                read.append(_elapsed_ms(reader, data))
-            for network, times in by_network.items():
-                times.append(cpu_ms[network])
-            calls_per_read = calls
-        for network, times in by_network.items():
-            if times:
-                results[f"{name}: CPU ms {network} ({calls_per_read[network]} calls)"] = round(
-                    statistics.median(times), 1)
+            networks.append(clock)
         for unit, column in (("ms", 0), ("CPU ms", 1)):
             decode_ms = statistics.median(times[column] for times in decode)
             read_ms = statistics.median(times[column] for times in read)
             results[f"{name}: {unit} cv2.imdecode"] = round(decode_ms, 1)
             results[f"{name}: {unit} read"] = round(read_ms, 1)
             results[f"{name}: read / decode ({unit})"] = round(read_ms / decode_ms, 2)
+        for part in ("detector", "reader"):
+            results[f"{name}: CPU ms {part}"] = round(statistics.median(
+                clock.cpu_ms[part] for clock in networks), 1)
+        results[f"{name}: CPU ms outside the networks"] = round(statistics.median(
+            times[1] - sum(clock.cpu_ms.values()) for times, clock in zip(read, networks)), 1)
+        results[f"{name}: crops read"] = networks[0].crops
         results[f"{name}: peak MB decode"] = peak_megabytes("decode", data)
         results[f"{name}: peak MB read"] = peak_megabytes(mode, data)
     return results
@@ -532,19 +528,22 @@ def shadow_racks(count: int, first_seed: int = SHADOW_RACK_SEEDS
 RACK_KIND_SEEDS = 30_000_000  # the fixed set of each kind: seeds from here, 1000 a kind
 
 
-def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
+def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS, *, tiers: bool = False
                ) -> dict[str, dict[str, str | int]]:
     """The rack reader on ``per_kind`` renders of each kind a real evening brings
     (``training.synthetic_rack.RACK_KINDS``: rack colours and wood, the classic design, one
     row, straight from the front or from above, many or few tiles, a wide gap, both jokers,
     glossy tiles, a hand or a second rack in the frame, a set lying in front). Kind ``k``'s
     seeds start at ``first_seed + 1000 k``; the benchmark's set is RACK_KIND_SEEDS, never
-    tuned on (tune on other seeds)."""
-    from training.synthetic_rack import RACK_KINDS, rack_of_kind
+    tuned on (tune on other seeds). With ``tiers``, the kinds are TIER_KINDS instead (two-tier
+    black racks whose upper tier stands on the lower tier's board), numbered on after
+    RACK_KINDS's (kind ``k`` of them from ``first_seed + 1000 (15 + k)``)."""
+    from training.synthetic_rack import RACK_KINDS, TIER_KINDS, rack_of_kind
 
     results: dict[str, dict[str, str | int]] = {}
     totals: Counter[str] = Counter()
-    for k, kind in enumerate(RACK_KINDS):
+    kinds = enumerate(TIER_KINDS, start=len(RACK_KINDS)) if tiers else enumerate(RACK_KINDS)
+    for k, kind in kinds:
         tally: Counter[str] = Counter()
         for seed in range(first_seed + 1000 * k, first_seed + 1000 * k + per_kind):
             render = rack_of_kind(kind, seed)
@@ -552,7 +551,8 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS
             _tally_rack(render.image, render.rack_tiles, tally)
         totals += tally
         results[kind] = _kind_summary(tally, per_kind)
-    results["all kinds"] = _kind_summary(totals, per_kind * len(RACK_KINDS))
+    results["all kinds"] = _kind_summary(totals,
+                                         per_kind * len(TIER_KINDS if tiers else RACK_KINDS))
     return results
 
 
@@ -687,6 +687,9 @@ def main() -> None:
                         help="renders of each kind of rack photo (RACK_KINDS; 0: none)")
     parser.add_argument("--rack-kinds-seed", type=int, default=RACK_KIND_SEEDS,
                         help="first seed of the kinds (the default is the fixed, held-out set)")
+    parser.add_argument("--tier-kinds", type=int, default=8,
+                        help="renders of each two-tier kind (TIER_KINDS, seeds as the rack "
+                             "kinds'; 0: none)")
     parser.add_argument("--shadows", type=int, default=30,
                         help="table renders and rack renders with a shadow across the tiles, "
                              "and (unless --skip-valid) valid/ with one cast across (0: none)")
@@ -707,8 +710,6 @@ def main() -> None:
                         help="measure this reader ONNX file instead of the shipped one")
     parser.add_argument("--detector", type=Path,
                         help="measure this detector ONNX file instead of the shipped one")
-    parser.add_argument("--speed-breakdown", action="store_true",
-                        help="with the 12-megapixel timing, the CPU ms of each network")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     from companion.vision import networks
@@ -777,6 +778,13 @@ def main() -> None:
               f"{args.rack_kinds_seed})")
         for kind, summary in by_kind.items():
             print(f"  {kind:28s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+    if args.tier_kinds:
+        results["tier kinds"] = by_kind = rack_kinds(args.tier_kinds, args.rack_kinds_seed,
+                                                     tiers=True)
+        print(f"== two-tier kinds ({args.tier_kinds} renders each, seeds from "
+              f"{args.rack_kinds_seed})")
+        for kind, summary in by_kind.items():
+            print(f"  {kind:32s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if args.real_racks:
         real = real_racks()
         results["real racks"] = real
@@ -787,7 +795,7 @@ def main() -> None:
             results["real racks with a shadow cast"] = cast = real_racks_shadowed()
             print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
     if not args.skip_speed:
-        results["12 MP"] = twelve_megapixels(breakdown=args.speed_breakdown)
+        results["12 MP"] = twelve_megapixels()
         print("== 12-megapixel photo")
         for key, value in results["12 MP"].items():
             print(f"  {key:36s} {value}")

@@ -143,7 +143,7 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
                 fill: float | None = None, glare: bool | None = None, lip: float = 0.0,
                 wide_gap: float = 0.0, glossy: bool = False, hand: bool = False,
                 second_rack: bool = False, laid_in_front: int = 0,
-                shadow: str | None = None) -> RenderedRack:
+                shadow: str | None = None, upper_on_board: bool = False) -> RenderedRack:
     """A photo of a rack holding ``rows`` (one or two rows of tiles, top row first).
 
     Options left as None are drawn from ``seed``; ``fill`` is the rack's share of the photo's
@@ -155,7 +155,11 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
     tiles; a ``hand`` reaching into the frame at the rack's end; a ``second_rack`` of smaller
     tiles further off, partly in the frame; ``laid_in_front`` tiles lying as a set on the table
     just in front of the rack (like ``stray``, not the rack's); a ``shadow`` of
-    ``synthetic.SHADOWS`` across the rack's tiles (``synthetic.cast_shadow``).
+    ``synthetic.SHADOWS`` across the rack's tiles (``synthetic.cast_shadow``);
+    ``upper_on_board``: the upper tier stands on the lower tier's board, as on the standard
+    two-tier rack, with no ledge of its own drawn (no lighter bar, rim or shade: the board
+    runs on under its tiles, as a black rack's does in a photo), its tiles' feet at the
+    lower tier's tiles' tops.
     """
     if not 1 <= len(rows) <= 2:
         raise ValueError(f"a rack has one or two rows, not {len(rows)}")
@@ -177,6 +181,11 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
     step = float(rng.uniform(0.05, 0.15))  # between the upper bar and the lower row's tops
     rack_length = slots * tw * 1.03 + 2 * tw * float(rng.uniform(0.2, 0.6))
     tops = [0.0] if len(rows) == 1 else [0.0, th + bar + step]
+    if upper_on_board and len(rows) == 2:
+        # the lower tier's board reaches up to its tiles' tops, and the upper tier stands on
+        # it: the tiers' bottoms lie about a tile height apart (from its own generator, so
+        # the seeded renders stay as they were)
+        tops[1] = th + float(np.random.default_rng((seed, 4)).uniform(0.0, 0.1))
     bottom = tops[-1] + th + bar
     gap_at = (int(extra.integers(0, len(rows[0]) - 1)), wide_gap) \
         if wide_gap > 0 and len(rows[0]) > 1 else None
@@ -224,7 +233,9 @@ def render_rack(rows: tuple[tuple[Tile, ...], ...], *, seed: int, design: str | 
         ledges.append((ledge, under, rim, float(rng.uniform(0.4, 0.7))))
 
     def draw_ledges() -> None:
-        for ledge, under, rim, shade in ledges:
+        for number, (ledge, under, rim, shade) in enumerate(ledges):
+            if upper_on_board and number == 0 and len(ledges) == 2:
+                continue
             _fill(image, homography, ledge, np.minimum(colour * 1.05, 255), grain)
             _fill(image, homography, under, colour * shade, grain)
             _fill(image, homography, rim, np.minimum(colour * 1.25 + 15, 255), grain)
@@ -493,6 +504,18 @@ def _kind_both_jokers(rng: np.random.Generator) -> tuple[tuple[tuple[Tile, ...],
     return tuple(tuple(row) for row in rows), {}
 
 
+def _kind_tiers(upper: tuple[int, int], lower: tuple[int, int],
+                options: dict[str, Any]) -> Callable[[np.random.Generator],
+                                                     tuple[tuple[tuple[Tile, ...], ...],
+                                                           dict[str, Any]]]:
+    """Two tiers of ``upper`` and ``lower`` (least, most) tiles each."""
+    def draw(rng: np.random.Generator) -> tuple[tuple[tuple[Tile, ...], ...], dict[str, Any]]:
+        counts = [int(rng.integers(least, most + 1)) for least, most in (upper, lower)]
+        (tiles,) = random_rack(rng, rows=1, least=sum(counts), most=sum(counts))
+        return (tiles[:counts[0]], tiles[counts[0]:]), dict(options)
+    return draw
+
+
 def _kind(rows: dict[str, int], options: Callable[[np.random.Generator], dict[str, Any]]
           ) -> Callable[[np.random.Generator],
                         tuple[tuple[tuple[Tile, ...], ...], dict[str, Any]]]:
@@ -525,7 +548,22 @@ RACK_KINDS: dict[str, Callable[[np.random.Generator],
 }
 
 
+# Two-tier racks as the standard black rack is often seen at a game's end, measured apart from
+# RACK_KINDS (whose fixed set stays as it was): the upper tier standing on the lower tier's
+# board with no ledge of its own showing, more tiles on it than on the lower tier, or one
+# tile alone on a tier.
+TIER_KINDS: dict[str, Callable[[np.random.Generator],
+                               tuple[tuple[tuple[Tile, ...], ...], dict[str, Any]]]] = {
+    "upper tier fuller, on the board": _kind_tiers(
+        (3, 9), (1, 2), {"rack_colour": "black", "upper_on_board": True}),
+    "one tile on the upper tier": _kind_tiers(
+        (1, 1), (1, 4), {"rack_colour": "black", "upper_on_board": True}),
+    "one tile on the lower tier": _kind_tiers(
+        (1, 5), (1, 1), {"rack_colour": "black", "upper_on_board": True}),
+}
+
+
 def rack_of_kind(kind: str, seed: int, *, size: tuple[int, int] = (1280, 960)) -> RenderedRack:
-    """One photo of the ``kind`` (a key of RACK_KINDS) drawn from ``seed``."""
-    rows, options = RACK_KINDS[kind](np.random.default_rng((seed, 2)))
+    """One photo of the ``kind`` (a key of RACK_KINDS or TIER_KINDS) drawn from ``seed``."""
+    rows, options = {**RACK_KINDS, **TIER_KINDS}[kind](np.random.default_rng((seed, 2)))
     return render_rack(rows, seed=seed, size=size, **options)

@@ -164,15 +164,30 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
     core_areas = np.bincount(cores.ravel(), minlength=count)[1:]
     typical = float(np.median(core_areas[core_areas >= 4])) if np.any(core_areas >= 4) else 0.0
     found = []
+    region_pixels, core_pixels = _pixels_by_label(regions, count), _pixels_by_label(cores, count)
+    core_map = masks[1].ravel()
+    width = regions.shape[1]
     for label in range(1, count):
         area = core_areas[label - 1]
         if area < 4 or area < MIN_CORE_FRACTION * typical:
             continue
-        points = np.argwhere(regions == label)[:, ::-1].astype(np.float32)
+        pixels = region_pixels[label]
+        points = np.stack([pixels % width, pixels // width], axis=1).astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         # pixel centres underestimate the extent by one pixel
         size = ((rw + 1) * to_photo, (rh + 1) * to_photo)
         centre = ((cx + 0.5) * to_photo, (cy + 0.5) * to_photo)
-        score = float(masks[1][cores == label].mean())
+        score = float(core_map[core_pixels[label]].mean())
         found.append(FoundTile(centre, size, angle, score))
     return Detection(found, masks[0], to_photo)
+
+
+def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:
+    """For each label below ``count``, the flat indexes of its pixels in raster order (as
+    ``np.flatnonzero(labels == label)`` gives them; one sort instead of a pass over the whole
+    map per tile, which cost 8 ms on a map of 54 tiles). Label 0 is left empty."""
+    flat = labels.ravel()
+    labelled = np.flatnonzero(flat)
+    order = labelled[np.argsort(flat[labelled], kind="stable")]
+    starts = np.searchsorted(flat[order], np.arange(count + 1))
+    return [order[:0]] + [order[starts[label]:starts[label + 1]] for label in range(1, count)]

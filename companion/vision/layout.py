@@ -30,19 +30,22 @@ def group_into_sets(centres: np.ndarray, ups: np.ndarray, widths: np.ndarray,
             i = parent[i]
         return i
 
-    for i in range(count):
-        for j in range(i + 1, count):
-            offset = centres[j] - centres[i]
-            width = (widths[i] + widths[j]) / 2
-            height = (heights[i] + heights[j]) / 2
-            if float(np.hypot(*offset)) > NEIGHBOUR_STEP * height:
-                continue
-            for axis in (ups[i], ups[j]):  # one tile's outline may be off; either may vouch
-                along_long = abs(float(offset @ axis))
-                across = abs(float(offset @ np.array([-axis[1], axis[0]])))
-                if across < NEIGHBOUR_STEP * width and along_long < NEIGHBOUR_SHIFT * height:
-                    parent[root(i)] = root(j)
-                    break
+    # the pairs near enough to be neighbours, found at once (a Python loop over every pair
+    # of a table of 54 tiles took 4 ms); the others are never looked at
+    first, second = np.triu_indices(count, 1)
+    offsets = np.reshape(centres, (-1, 2))[second] - np.reshape(centres, (-1, 2))[first]
+    near = np.hypot(offsets[:, 0], offsets[:, 1]) \
+        <= NEIGHBOUR_STEP * ((heights[first] + heights[second]) / 2)
+    for i, j in zip(first[near].tolist(), second[near].tolist()):
+        offset = centres[j] - centres[i]
+        width = (widths[i] + widths[j]) / 2
+        height = (heights[i] + heights[j]) / 2
+        for axis in (ups[i], ups[j]):  # one tile's outline may be off; either may vouch
+            along_long = abs(float(offset @ axis))
+            across = abs(float(offset @ np.array([-axis[1], axis[0]])))
+            if across < NEIGHBOUR_STEP * width and along_long < NEIGHBOUR_SHIFT * height:
+                parent[root(i)] = root(j)
+                break
 
     members: dict[int, list[int]] = {}
     for i in range(count):

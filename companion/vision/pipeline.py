@@ -25,7 +25,7 @@ from companion.vision.light import (
     shaded_table,
     table_light,
 )
-from companion.vision.networks import NO_TILE, read_crops
+from companion.vision.networks import NO_TILE
 from companion.vision.quality import (
     brightened,
     check_colour,
@@ -37,6 +37,7 @@ from companion.vision.quality import (
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import (
     Kept,
+    read_batched,
     second_outlines,
     tiles_beside,
     tiles_in_rows,
@@ -363,7 +364,7 @@ def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
     crop_factor = crop_factor_for(factor, narrow)
     source = image if crop_factor == factor else prepared(photo.at(crop_factor), gain, light)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down, no_tile = read_crops(crops)
+    probabilities, upside_down, no_tile = read_batched(crops)
     return _FirstReading(image, detection, found, corners, source, crop_factor, crops,
                          probabilities, upside_down, no_tile, corners_of)
 

@@ -214,6 +214,8 @@ class _Row:
     extent: tuple[float, float]  # where the bar runs, along ``right`` from ``origin``
     ledge_seen: bool = True  # False: found on the lower tier's edge, its own ledge not seen
     tile_width: float = 0.0  # the tiles' median width (kept for a row whose bar was not seen)
+    # found on the lower tier's edge: the tiles standing on that tier, in front of its board
+    lower_tier: tuple[int, ...] = ()
 
 
 def find_rack_rows(image: np.ndarray, read: ReadFound, *, scale: float = 1.0
@@ -240,15 +242,19 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
                 for corners, tile in zip(read.corners, read.found)]
     standing = [i for i in readable if float(geometry[i][1] @ rack_up) > STANDING_COS]
     # where a tile stands (a box read as no tile is board: its ledge shows under it)
-    covered = np.zeros(image.shape[:2], np.uint8)
-    for i in readable:
-        cv2.fillConvexPoly(covered, np.round(read.corners[i] * scale).astype(np.int32), 1)
+    outlines = {i: np.round(read.corners[i] * scale).astype(np.int32) for i in readable}
+    covered = _mask_of(image.shape, outlines.values())
     groups = _rows_of(standing, geometry, rack_up)
-    rows = [row for group in groups
-            if (row := _row_on_bar(image, covered, group, geometry)) is not None
-            # a row whose ledge was not seen is a rack only when it is all the photo shows:
-            # a row of sets on a table may show the table's edge as far under it (rummy-14)
-            and (row.ledge_seen or len(readable) == len(row.indexes))]
+    on_bars = [row for group in groups
+               if (row := _row_on_bar(image, covered, outlines, group, geometry)) is not None]
+    # a row whose ledge was not seen is a rack only when it and its rack's other tier are all
+    # the photo shows (the tiles standing on the lower tier whose edge it was found on, or a
+    # row on a bar of its own that is that tier): a row of sets on a table may show the
+    # table's edge as far under it (rummy-14)
+    rows = [row for row in on_bars
+            if row.ledge_seen or set(standing) <= set(row.indexes) | set(row.lower_tier).union(
+                *(other.indexes for other in on_bars
+                  if other.ledge_seen and _other_tier(row, other)))]
     if not rows:
         return [], set(), False
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
@@ -296,8 +302,29 @@ def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
     rack = [first]
     if tiers:
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
+    rack = _with_lower_tier(rack, geometry)
     rack.sort(key=lambda row: float(row.origin @ first.down))
     return rack
+
+
+def _with_lower_tier(rack: list[_Row], geometry: list[tuple[np.ndarray, np.ndarray, float,
+                                                              float]]) -> list[_Row]:
+    """The rack's rows with every tile standing on the lower tier of an upper tier found on
+    that tier's edge (``_Row.lower_tier``) on the lower tier's row: a tile there whose
+    outline is cut short or runs long stands apart from its neighbours' row, on no bar of
+    its own, yet it stands in front of the rack's board."""
+    upper = next((row for row in rack if not row.ledge_seen and row.lower_tier), None)
+    if upper is None:
+        return rack
+    lower = next((row for row in rack if row is not upper), None)
+    loose = [i for i in upper.lower_tier if lower is None or i not in lower.indexes]
+    if not loose:
+        return rack
+    if lower is None:
+        return [upper, _unbarred(loose, geometry)]
+    indexes = sorted(lower.indexes + loose,
+                     key=lambda i: float((geometry[i][0] - lower.origin) @ lower.right))
+    return [upper, replace(lower, indexes=indexes)]
 
 
 def _maybe_nearer(lowest: _Row, other: _Row) -> bool:
@@ -631,11 +658,16 @@ def _apart(first: _Row, other: _Row) -> float:
 def _tier_like(first: _Row, other: _Row) -> bool:
     """Whether ``other``'s tiles are of a height like ``first``'s, as tall or taller below it
     (nearer the camera) and as tall or shorter above it, and its line parallel."""
+    return _heights_like(first, other) and abs(float(other.right @ first.right)) > PARALLEL_COS
+
+
+def _heights_like(first: _Row, other: _Row) -> bool:
+    """Whether ``other``'s tiles are of a height like ``first``'s, as tall or taller below it
+    (nearer the camera) and as tall or shorter above it."""
     ratio = other.tile_height / first.tile_height
     nearer_looks_taller = ratio >= LOWER_TIER_AT_LEAST if _apart(first, other) > 0 \
         else ratio <= UPPER_TIER_AT_MOST
-    return (TIER_HEIGHTS[0] < ratio < TIER_HEIGHTS[1] and nearer_looks_taller
-            and abs(float(other.right @ first.right)) > PARALLEL_COS)
+    return TIER_HEIGHTS[0] < ratio < TIER_HEIGHTS[1] and nearer_looks_taller
 
 
 def _other_tier(first: _Row, other: _Row) -> bool:
@@ -647,11 +679,21 @@ def _other_tier(first: _Row, other: _Row) -> bool:
     look shorter alike, where a row of a second rack further off looks shorter but stands
     further up (two of its tile heights and more).
     """
+    if _stands_on(first, other) or _stands_on(other, first):
+        # (their lines are not compared: a row of a few tiles, one outline cut short at the
+        # ledge, may run degrees off the rack; its tiles' feet on the edge say where it is)
+        return _heights_like(first, other) and _overlap(first, other)
     apart = _apart(first, other)
     upper_height = first.tile_height if apart > 0 else other.tile_height
     in_upper_heights = abs(apart) * first.tile_height / upper_height
     return _tier_like(first, other) and TIER_APART[0] < abs(apart) < TIER_APART[1] \
         and in_upper_heights < TIER_APART[1] and _overlap(first, other)
+
+
+def _stands_on(upper: _Row, lower: _Row) -> bool:
+    """Whether ``lower``'s tiles stand on the lower tier whose edge ``upper`` was found on:
+    then they are one rack's two tiers, however far apart the outlines put their lines."""
+    return not upper.ledge_seen and set(lower.indexes) <= set(upper.lower_tier)
 
 
 def _hidden_tier(first: _Row, group: list[int],
@@ -769,7 +811,8 @@ def _row_line(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, flo
             along[order])
 
 
-def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
+def _row_on_bar(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.ndarray],
+                group: list[int],
                 geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
     """The row, with the tiles that stand on its bar, or None when no bar runs under it.
 
@@ -777,7 +820,8 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     down). The bar shows as a lower edge at one depth across the row, with an even colour
     above it; and that edge must also show where no tile stands (in the gaps and past the
     ends of the row), which tells a rack's ledge from the tops of the next row of sets on a
-    table. ``covered`` marks every tile found in the photo.
+    table. ``covered`` marks every tile found in the photo, ``outlines`` holds them one by
+    one (in ``image``'s pixels).
     """
     group, origin, right, down, tile_height, tile_width, along = _row_line(group, geometry)
     scale = STRIP_PIXELS_PER_HEIGHT / tile_height  # strip pixels per photo pixel
@@ -819,8 +863,8 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
     near_row = inside & (columns >= along.min() - 2 * tile_width) \
         & (columns <= along.max() + 2 * tile_width)
 
-    def free_of_tiles(row_from: int, row_to: int) -> np.ndarray:
-        covered_there = cv2.remap(covered, map_x[row_from:row_to].astype(np.float32),
+    def free_of_tiles(row_from: int, row_to: int, tiles: np.ndarray = covered) -> np.ndarray:
+        covered_there = cv2.remap(tiles, map_x[row_from:row_to].astype(np.float32),
                                   map_y[row_from:row_to].astype(np.float32),
                                   cv2.INTER_NEAREST).any(axis=0)
         return np.asarray(near_row & ~covered_there, dtype=bool)
@@ -864,69 +908,119 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, group: list[int],
         candidates = _edge_depths(whole_near[first:last + 1][:, in_row].mean(axis=1), first)
         if candidates:
             near = whole_near
-    # no ledge's edge under the row: the row may be a two-tier rack's upper tier with its lower
-    # tier empty, the upper ledge black on the lower tier's black board, the first edge under
-    # it the lower tier's own lower edge (a tile height and more down); such a row is taken
-    # only where that edge parts the rack from the table, with no tile lying between the row
-    # and it, and (in find_rack_rows) only when its tiles are every tile in the photo
-    deep = False
-    if not candidates and deep_columns.sum() >= 3:
+
+    def search(candidates: list[int], deep: bool) -> _Row | None:
+        nonlocal whole
+        # a bar whose colour does not run on between the tiles may be their own bottoms: it is
+        # taken only when no edge further down holds a bar that does (the search ending as
+        # below, at an edge that fails beside the tiles)
+        fallback: _Row | None = None
+        for edge_depth in candidates:
+            # where no tile stands, within two tiles of the row, the bar must show too: its
+            # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
+            # edge shows there (what tells a ledge from the side of a tile seen at a slant, or
+            # from a seam of the table under a row of sets). Past the rack's end no lower edge
+            # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
+            # taken only when the photo's edge may hide it (a row of tiles lying on the table
+            # shows its own sides under it, and nothing beside it)
+            if not shows(edge_depth - 2, edge_depth + 3,
+                         free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
+                return fallback
+            bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
+            # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
+            # upright, are tall: its top edge may lie anywhere above its lower edge (a row of two
+            # tiles at least: one tile lying on the table, seen at a slant, looks as squarish)
+            from_above = len(group) >= 2 and tile_width >= FROM_ABOVE_SQUARISH * tile_height
+            top_to = zero + TOP_EDGE_ROWS + 1
+            if from_above:
+                top_to = max(top_to, edge_depth - 3)
+            top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
+            if from_above and top_shows is False and deep_inside[bar_free].all():
+                # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
+                # edges only against the texture of the whole band, over the table too
+                whole = whole or _strip_edges(lab_strip(len(depth)))
+                top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
+                                 .mean() >= TOP_SUPPORT)
+            # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
+            if deep and not _rack_against_table(strip, edge_depth, deep_columns):
+                return fallback
+            # (the tiles standing on the lower tier, in front of its board, excepted)
+            lower_tier: tuple[int, ...] = ()
+            between = covered
+            if deep:
+                lower_tier = _on_lower_tier(outlines, geometry, group, origin, down, tile_height,
+                                            (edge_depth - zero) / STRIP_PIXELS_PER_HEIGHT)
+                if lower_tier:
+                    between = _mask_of(image.shape[:2], [outline for i, outline in outlines.items()
+                                                         if i not in lower_tier])
+            if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
+                                          edge_depth, between)[near_row].all():
+                return fallback
+            if not deep and top_shows is False:
+                return fallback
+            if not deep and top_shows is None and not cut_off:
+                continue  # too few free columns to tell: a deeper edge may be the ledge's
+            row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
+                                            top_free, columns, along, group, origin, right, down,
+                                            tile_height, tile_width, scale)
+            if row is not None and between_tiles:
+                return replace(row, ledge_seen=not deep, lower_tier=lower_tier)
+            if row is not None and fallback is None:
+                fallback = replace(row, ledge_seen=not deep, lower_tier=lower_tier)
+        return fallback
+    row = search(candidates, deep=False)
+    # no ledge's edge under the row (none at all, or none that shows beside the tiles as a
+    # ledge's: the tiles' own bottoms): the row may be a two-tier rack's upper tier standing
+    # on the lower tier's board, the upper ledge black on that black board, the first edge
+    # under it that parts the rack from the table the lower tier's own lower edge (a tile
+    # height and more down); such a row is taken only where that edge shows beside the tiles
+    # too, with no tile between the row and it but those standing on the lower tier, and (in
+    # _rack_rows) only when it and its rack's other tier are every standing tile in the
+    # photo. (Past an edge that failed, only under a row of two tiles at least: a lone tile
+    # lying on a cloth shows its own bottom's edge, and the table's edge may lie beyond.)
+    if row is None and deep_columns.sum() >= 3 and (not candidates or len(group) >= 2):
         deep_strip, deep_near = whole or _strip_edges(lab_strip(len(depth)))
-        strip = np.concatenate([strip, deep_strip[shallow_end:]])
-        near = np.concatenate([near, deep_near[shallow_end:]])
+        strip = np.concatenate([strip[:shallow_end], deep_strip[shallow_end:]])
+        near = np.concatenate([near[:shallow_end], deep_near[shallow_end:]])
         deep_first = zero + int(BAR_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_last = zero + int(DEEP_EDGE_TO * STRIP_PIXELS_PER_HEIGHT)
         deep_support = near[deep_first:deep_last + 1][:, deep_columns].mean(axis=1)
-        candidates = _edge_depths(deep_support, deep_first)[:1]
-        deep = True
-    # a bar whose colour does not run on between the tiles may be their own bottoms: it is
-    # taken only when no edge further down holds a bar that does (the search ending as
-    # below, at an edge that fails beside the tiles)
-    fallback: _Row | None = None
-    for edge_depth in candidates:
-        # where no tile stands, within two tiles of the row, the bar must show too: its
-        # lower edge (always), and its top edge along the tiles' bottoms wherever its lower
-        # edge shows there (what tells a ledge from the side of a tile seen at a slant, or
-        # from a seam of the table under a row of sets). Past the rack's end no lower edge
-        # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
-        # taken only when the photo's edge may hide it (a row of tiles lying on the table
-        # shows its own sides under it, and nothing beside it)
-        if not shows(edge_depth - 2, edge_depth + 3,
-                     free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
-            return fallback
-        bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
-        # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
-        # upright, are tall: its top edge may lie anywhere above its lower edge (a row of two
-        # tiles at least: one tile lying on the table, seen at a slant, looks as squarish)
-        from_above = len(group) >= 2 and tile_width >= FROM_ABOVE_SQUARISH * tile_height
-        top_to = zero + TOP_EDGE_ROWS + 1
-        if from_above:
-            top_to = max(top_to, edge_depth - 3)
-        top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
-        if from_above and top_shows is False and deep_inside[bar_free].all():
-            # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
-            # edges only against the texture of the whole band, over the table too
-            whole = whole or _strip_edges(lab_strip(len(depth)))
-            top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
-                             .mean() >= TOP_SUPPORT)
-        # (from a fifth of a tile down: an outline may run a little past its tile's bottom)
-        if deep and not _rack_against_table(strip, edge_depth, deep_columns):
-            return fallback
-        if deep and not free_of_tiles(zero + STRIP_PIXELS_PER_HEIGHT // 5,
-                                      edge_depth)[near_row].all():
-            return fallback
-        if not deep and top_shows is False:
-            return fallback
-        if not deep and top_shows is None and not cut_off:
-            continue  # too few free columns to tell: a deeper edge may be the ledge's
-        row, between_tiles = _row_found(strip, near, edge_depth, zero, inside, in_row,
-                                        top_free, columns, along, group, origin, right, down,
-                                        tile_height, tile_width, scale)
-        if row is not None and between_tiles:
-            return replace(row, ledge_seen=not deep)
-        if row is not None and fallback is None:
-            fallback = replace(row, ledge_seen=not deep)
-    return fallback
+        # (the lower tier's own ledge, where it shows, steps from the board above the
+        # rack's lower edge: under a row of two tiles at least, the first edge parting the
+        # rack from the table is taken; under one, only the first edge, so that the stripes
+        # of a cloth under a lone tile lying on it are not passed over to the table's edge)
+        edges = _edge_depths(deep_support, deep_first)
+        row = search([edge for edge in edges[:None if len(group) >= 2 else 1]
+                      if _rack_against_table(strip, edge, deep_columns)][:1], deep=True)
+    return row
+
+
+def _mask_of(shape: tuple[int, ...], outlines: Any) -> np.ndarray:
+    """A mask of ``shape`` with the outlines filled."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for outline in outlines:
+        cv2.fillConvexPoly(mask, outline, 1)
+    return mask
+
+
+def _on_lower_tier(outlines: dict[int, np.ndarray],
+                   geometry: list[tuple[np.ndarray, np.ndarray, float, float]],
+                   group: list[int], origin: np.ndarray, down: np.ndarray, tile_height: float,
+                   edge: float) -> tuple[int, ...]:
+    """The tiles standing on a two-tier rack's lower tier, when the row ``group`` is its upper
+    tier and ``edge`` (in tile heights under the row's line) the lower tier's lower edge: the
+    tiles upright, their bottoms on that tier's ledge, as a row's on its bar (0 to
+    BAR_EDGE_TO of their own heights above the edge, or ROW_TOLERANCE under it: an outline
+    may run a little past its tile's foot)."""
+    standing_on = []
+    for i in outlines:
+        if i in group:
+            continue
+        bottom, up, height, _ = geometry[i]
+        above_edge = (edge * tile_height - float((bottom - origin) @ down)) / height
+        if float(up @ -down) > STANDING_COS and -ROW_TOLERANCE <= above_edge <= BAR_EDGE_TO:
+            standing_on.append(i)
+    return tuple(standing_on)
 
 
 def _edge_depths(support: np.ndarray, first: int) -> list[int]:

@@ -182,6 +182,24 @@ def test_a_real_upper_tier_over_an_empty_lower_tier_is_read_without_its_ledge(
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
 
 
+@pytest.mark.parametrize("name_start", ["rummy3-10_", "rummy3-13_", "rummy3-17_"])
+def test_a_real_upper_tier_standing_on_the_lower_tiers_board_is_read_with_it(
+        name_start: str) -> None:
+    """Black two-tier racks whose upper tier stands on the lower tier's black board, no ledge
+    of its own showing: the first edge under it is the rack's lower edge against the table,
+    and the lower tier's tiles stand on that edge, in front of the board. rummy3-10: three
+    tiles on each tier, one lower outline cut short at the ledge tilting its row's line 9°;
+    rummy3-13: six tiles on the upper tier over two (one outline cut short, one running
+    long, so they stand on no one bar); rummy3-17: one tile on each tier, at the rack's two
+    ends. Those tiles are the upper tier's rack's other tier: every tile is read, on two
+    rows."""
+    data, labels = labelled_photo(name_start)
+    reading = read_rack(data)
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert not reading.ignored
+
+
 def turned(image: np.ndarray, degrees: float) -> np.ndarray:
     """The photo turned ``degrees`` anticlockwise on a canvas large enough to keep all of it,
     the corners filled with its median colour (as if the phone had been held turned)."""

@@ -12,7 +12,7 @@ import pytest
 from benchmarks.synthetic_set import hard_set, synthetic_set
 from companion.vision import networks, pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
-from companion.vision.crops import canonical_corners
+from companion.vision.crops import canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
 from companion.vision.refine import second_outlines
 from tests.vision.conftest import labelled_photo
@@ -225,3 +225,18 @@ def test_a_box_over_a_row_of_tiles_is_cut_into_tiles_as_wide_as_its_neighbours(
     assert read_there() == [[("K7", True)], [("R8", True)], [("B7", False)]]
     monkeypatch.setattr(pipeline, "tiles_in_rows", lambda *args, **options: [])
     assert read_there() == [[], [("K1", True)], []]
+
+
+def test_real_tiles_read_in_small_batches_read_exactly_as_in_one():
+    """Crops are read in batches of at most READ_BATCH (cv2.dnn allocates its buffers anew
+    for every new batch shape): every crop of a real photo, turned round or not, must come
+    back the same, to the last bit, as when all are read at once."""
+    data, labels = labelled_photo("rummy-43_jpeg")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    crops = np.stack([crop_tile(image, canonical_corners(cv2.minAreaRect(outline)))
+                      for _, outline in labels])
+    crops = np.concatenate([crops, np.ascontiguousarray(crops[:, ::-1, ::-1])])
+    assert len(crops) > 2 * refine.READ_BATCH
+    for batched, whole in zip(refine.read_batched(crops), networks.read_crops(crops)):
+        assert batched.shape == whole.shape
+        assert np.array_equal(batched, whole)
