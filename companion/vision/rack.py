@@ -375,10 +375,11 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     groups = _rows_of(standing, geometry, rack_up)
     on_bars = [row for group in groups
                if (row := _row_on_bar(image, covered, outlines, group, geometry)) is not None]
-    # a row whose ledge was not seen is a rack only when it and its rack's other tier are all
-    # the photo shows (the tiles standing on the lower tier whose edge it was found on, or a
-    # row on a bar of its own that is that tier): a row of sets on a table may show the
-    # table's edge as far under it (rummy-14)
+    # a row whose ledge was not seen is a rack only when it and its rack's other tier are
+    # every standing tile the photo shows (the tiles standing on the lower tier whose edge it
+    # was found on, or a row on a bar of its own that is that tier; a tile lying turned on the
+    # table about it does not count): a row of sets on a table may show the table's edge as
+    # far under it (rummy-14)
     rows = [row for row in on_bars
             if row.ledge_seen or set(standing) <= set(row.indexes) | set(row.lower_tier).union(
                 *(other.indexes for other in on_bars
