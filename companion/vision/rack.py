@@ -389,9 +389,15 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     # the rack is the row with the most tiles among the rows of the largest tiles (a row of
     # as large tiles further off, or a stray tile standing near, is not it); a row of one box
     # read as likely not one tile (a box over two tiles, or over a stretch of board, often
-    # far taller than the tiles about it) does not set the size, unless it is all there is
+    # far taller than the tiles about it) does not set the size, unless it is all there is;
+    # nor does a box alone in the band of a row of tiles on a bar (a tile of that row the
+    # detector outlined too large, its bottom off the row's line: glare on a glossy tile)
+    centres = [corners.mean(axis=0) * scale for corners in read.corners]
     sizing = [row for row in rows
-              if len(row.indexes) > 1 or read.confidence[row.indexes[0]] >= DOUBTFUL_BOX] \
+              if len(row.indexes) > 1 or (read.confidence[row.indexes[0]] >= DOUBTFUL_BOX
+                                          and not any(len(other.indexes) > 1
+                                                      and _in_band(other, centres[row.indexes[0]])
+                                                      for other in rows))] \
         or rows
     tallest = max(row.tile_height for row in sizing)
     first = max((row for row in sizing if row.tile_height >= RACK_ROW_HEIGHT * tallest),
@@ -475,6 +481,14 @@ def _nearer_rack(lowest: _Row, other: _Row) -> bool:
             and apart * lowest.tile_height / other.tile_height > TIER_APART[1])
 
 
+def _in_band(row: _Row, centre: np.ndarray) -> bool:
+    """Whether a box's centre lies in the row's band: within REOUTLINE_BAND tile heights of
+    its tiles' mid-height, where its bar runs."""
+    along = float((centre - row.origin) @ row.right)
+    middle = float((centre - row.origin) @ row.down) / row.tile_height
+    return abs(middle + 0.5) <= REOUTLINE_BAND and row.extent[0] <= along <= row.extent[1]
+
+
 def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale: float
                 ) -> tuple[ReadFound, list[list[int]]]:
     """The reading with the tiles of each rack row's band outlined again as the row's tiles
@@ -500,11 +514,9 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         for i in range(len(read.found)):
             if i in on_rack and (i not in row.indexes or read.confidence[i] >= LOW_CONFIDENCE):
                 continue
-            along = float((centres[i] - row.origin) @ row.right)
-            middle = float((centres[i] - row.origin) @ row.down) / row.tile_height
-            if abs(middle + 0.5) > REOUTLINE_BAND \
-                    or not row.extent[0] <= along <= row.extent[1]:
+            if not _in_band(row, centres[i]):
                 continue
+            along = float((centres[i] - row.origin) @ row.right)
             for shift in REOUTLINE_SHIFTS:
                 at = along + shift * width
                 if any(abs(at - a) < REOUTLINE_APART * width
