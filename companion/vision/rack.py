@@ -1076,9 +1076,11 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.n
             if from_above:
                 top_to = max(top_to, edge_depth - 3)
             top_shows = shows(zero - TOP_EDGE_ROWS, top_to, bar_free, TOP_SUPPORT)
-            if from_above and top_shows is False and deep_inside[bar_free].all():
+            if len(group) >= 2 and top_shows is False and deep_inside[bar_free].all():
                 # a thin ledge's top edge (its rim) stands out from the ledge's own faces and
-                # edges only against the texture of the whole band, over the table too
+                # edges only against the texture of the whole band, over the table too: seen
+                # from above, or a black ledge on a black board, a lamp's glare on it (under a
+                # row of two tiles at least: one tile lying on a cloth shows no ledge's rim)
                 whole = whole or _strip_edges(lab_strip(len(depth)))
                 top_shows = bool(whole[1][zero - TOP_EDGE_ROWS:top_to][:, bar_free].any(axis=0)
                                  .mean() >= TOP_SUPPORT)

@@ -648,3 +648,14 @@ def test_a_glossy_tile_outlined_too_large_in_its_rows_band_does_not_hide_the_rac
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
     assert reading.rows == 2
+
+
+def test_a_black_ledges_rim_on_a_black_board_is_judged_against_the_whole_band() -> None:
+    """Seed 58011008: a black rack of eleven glossy tiles seen from the front, a lamp's glare
+    over the wood above it. The black ledge's top edge on the black board shows in 23% of the
+    free columns against the band's own texture (35% asked), so the bar was not taken and no
+    rack was found. Judged against the whole band's texture, over the table too (as it was
+    for a row seen from above only), the rim stands out and the rack is read."""
+    render = rack_of_kind("glossy tiles, glare", 58011008)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
