@@ -63,6 +63,7 @@ TIER_APART = (0.9, 1.9)  # the tiers' bottom lines lie this many tile heights ap
 NEARER_AT_LEAST = 0.9  # a rack further down the photo, its tiles this tall, is nearer
 UNBARRED_NEARER_TILES = 3  # a row of this many further down, its bar not seen, may be too
 HIDDEN_TIER_APART = (0.9, 1.5)  # a tile height and a ledge of up to half a tile apart
+SPLIT_GAP = 3.0  # tile widths from a row's end tile's middle to the next's: it lies apart
 ROW_TOLERANCE = 0.3  # bottoms of one row lie within this many tile heights of one line
 STRIP_PIXELS_PER_HEIGHT = 40  # the band under a row is resampled at 40 px per tile height
 BAR_EDGE_FROM, BAR_EDGE_TO = 0.1, 0.7  # where the bar's lower edge may be, in tile heights
@@ -374,7 +375,7 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     covered = _mask_of(image.shape, outlines.values())
     groups = _rows_of(standing, geometry, rack_up)
     on_bars = [row for group in groups
-               if (row := _row_on_bar(image, covered, outlines, group, geometry)) is not None]
+               for row in _rows_on_bars(image, covered, outlines, group, geometry)]
     # a row whose ledge was not seen is a rack only when it and its rack's other tier are
     # every standing tile the photo shows (the tiles standing on the lower tier whose edge it
     # was found on, or a row on a bar of its own that is that tier; a tile lying turned on the
@@ -419,6 +420,33 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
                  for group in groups if len(group) >= UNBARRED_NEARER_TILES
                  and on_rack.isdisjoint(group))
     return rack, passed_over - on_rack, unsure
+
+
+def _rows_on_bars(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.ndarray],
+                  group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
+                  ) -> list[_Row]:
+    """The row on its bar (``_row_on_bar``); when no bar is found under it and a tile stands
+    alone at an end of it, more than SPLIT_GAP tile widths from the next, the row without it.
+
+    Tiles are grouped by their bottoms' line alone, however far apart: a tile lying on the
+    table off the rack's end, its bottom (taken upright) in line with the rack's tiles', joins
+    their row, and the columns beside it, over the table, show no ledge, so no bar was found
+    under the row. A rack's wide gap changes nothing (its row is found whole first), nor does
+    a row with no bar under it at all (no part of it is taken for a rack on its own, and the
+    row stays whole for a tier whose ledge does not show).
+    """
+    row = _row_on_bar(image, covered, outlines, group, geometry)
+    if row is not None:
+        return [row]
+    ordered, _, _, _, _, tile_width, along = _row_line(group, geometry)
+    steps = np.diff(along)
+    if len(ordered) < 3 or not (steps[0] > SPLIT_GAP * tile_width
+                                or steps[-1] > SPLIT_GAP * tile_width):
+        return []
+    inner = ordered[int(steps[0] > SPLIT_GAP * tile_width):
+                    len(ordered) - int(steps[-1] > SPLIT_GAP * tile_width)]
+    row = _row_on_bar(image, covered, outlines, inner, geometry)
+    return [] if row is None else [row]
 
 
 def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
