@@ -534,7 +534,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     indexes = [list(row.indexes) for row in rows]
     on_rack = {i for row in indexes for i in row}
     centres = np.array([c.mean(axis=0) for c in read.corners]) * scale
-    slots: list[tuple[int, int, float, np.ndarray]] = []  # (row, tile, along, corners)
+    # (row, tile, piece of its box, along, corners)
+    slots: list[tuple[int, int, int, float, np.ndarray]] = []
     for number, row in enumerate(rows):
         width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
                                  for i in row.indexes])) * scale
@@ -544,17 +545,23 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                 continue
             if not _in_band(row, centres[i]):
                 continue
-            along = float((centres[i] - row.origin) @ row.right)
-            for shift in REOUTLINE_SHIFTS:
-                at = along + shift * width
-                if any(abs(at - a) < REOUTLINE_APART * width
-                       for j, a in along_of.items() if j != i):
-                    continue
-                bottom = row.origin + at * row.right
-                half, up = row.right * width / 2, -row.down * row.tile_height
-                slots.append((number, i, at, np.array(
-                    [bottom - half + up, bottom + half + up, bottom + half, bottom - half]
-                ) / scale))
+            # a box as wide as two tiles or more, off the rack, is outlined again as that
+            # many tiles side by side (glare on glossy tiles runs their outlines together)
+            reach = (read.corners[i] * scale - row.origin) @ row.right
+            pieces = 1 if i in on_rack else max(1, round(float(np.ptp(reach)) / width))
+            for piece in range(pieces):
+                along = float(reach.min()) + (piece + 0.5) * float(np.ptp(reach)) / pieces \
+                    if pieces > 1 else float((centres[i] - row.origin) @ row.right)
+                for shift in REOUTLINE_SHIFTS:
+                    at = along + shift * width
+                    if any(abs(at - a) < REOUTLINE_APART * width
+                           for j, a in along_of.items() if j != i):
+                        continue
+                    bottom = row.origin + at * row.right
+                    half, up = row.right * width / 2, -row.down * row.tile_height
+                    slots.append((number, i, piece, at, np.array(
+                        [bottom - half + up, bottom + half + up, bottom + half, bottom - half]
+                    ) / scale))
     if not slots:
         return read, indexes
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
@@ -563,33 +570,41 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     probabilities, _, no_tile = read_crops(np.stack([crop_tile(source, c / crop_factor)
                                                      for *_, c in slots]))
     found, corners = list(read.found), list(read.corners)
-    best, confidence, ranking = read.best.copy(), read.confidence.copy(), read.ranking.copy()
-    placed: dict[int, tuple[int, float]] = {}
+    best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
+    placed: dict[tuple[int, int], tuple[int, float, int]] = {}  # (tile, piece): (row, at, index)
     for number in np.argsort(-probabilities.max(axis=1)):
-        row_number, i, at, box = slots[number]
+        row_number, i, piece, at, box = slots[number]
         sure = float(probabilities[number].max())
-        if i in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
+        if (i, piece) in placed or sure < LOW_CONFIDENCE or sure <= read.confidence[i] \
                 or no_tile[number] >= NO_TILE \
                 or not joker_may_stand(probabilities[number], float(no_tile[number]),
                                        LOW_CONFIDENCE) \
                 or any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
-                       for r, a in placed.values()):
+                       for r, a, _ in placed.values()):
             continue
-        placed[i] = (row_number, at)
+        # a wide box's first piece taken keeps its index, the others are tiles found anew
+        index = i if not any(j == i for j, _ in placed) else len(found)
+        if index == len(found):
+            found.append(found[i])
+            corners.append(corners[i])
+            best.append(0)
+            confidence.append(0.0)
+            ranking.append(ranking[i])
+        placed[i, piece] = (row_number, at, index)
         (cx, cy), size, angle = cv2.minAreaRect(box.astype(np.float32))
-        found[i] = FoundTile((cx, cy), size, angle, found[i].score)
-        corners[i] = box.astype(np.float32)
-        best[i] = int(probabilities[number].argmax())
-        confidence[i] = sure
-        ranking[i] = np.argsort(-probabilities[number])
-    for i, (row_number, at) in placed.items():
-        if i not in indexes[row_number]:
-            indexes[row_number].append(i)
+        found[index] = FoundTile((cx, cy), size, angle, found[i].score)
+        corners[index] = box.astype(np.float32)
+        best[index] = int(probabilities[number].argmax())
+        confidence[index] = sure
+        ranking[index] = np.argsort(-probabilities[number])
+    for row_number, _, index in placed.values():
+        if index not in indexes[row_number]:
+            indexes[row_number].append(index)
     centres = np.array([c.mean(axis=0) for c in corners]) * scale
     for number, row in enumerate(rows):
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
-    return ReadFound(found, corners, best, confidence, ranking, read.gain, read.light,
-                     read.shade), indexes
+    return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
+                     read.gain, read.light, read.shade), indexes
 
 
 def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
