@@ -545,13 +545,16 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                 continue
             if not _in_band(row, centres[i]):
                 continue
-            # a box as wide as two tiles or more, off the rack, is outlined again as that
-            # many tiles side by side (glare on glossy tiles runs their outlines together)
+            # a box as wide as two tiles or more, off the rack, is also outlined again as
+            # that many tiles side by side (glare on glossy tiles runs their outlines
+            # together), its middle tried as well (a box running wide about one tile)
             reach = (read.corners[i] * scale - row.origin) @ row.right
-            pieces = 1 if i in on_rack else max(1, round(float(np.ptp(reach)) / width))
-            for piece in range(pieces):
-                along = float(reach.min()) + (piece + 0.5) * float(np.ptp(reach)) / pieces \
-                    if pieces > 1 else float((centres[i] - row.origin) @ row.right)
+            pieces = 0 if i in on_rack else round(float(np.ptp(reach)) / width)
+            middles = [float((centres[i] - row.origin) @ row.right)]
+            if pieces > 1:
+                middles += [float(reach.min()) + (piece + 0.5) * float(np.ptp(reach)) / pieces
+                            for piece in range(pieces)]
+            for piece, along in enumerate(middles):
                 for shift in REOUTLINE_SHIFTS:
                     at = along + shift * width
                     if any(abs(at - a) < REOUTLINE_APART * width

@@ -685,3 +685,12 @@ def test_a_box_over_two_glossy_tiles_in_the_racks_band_is_outlined_again_as_two(
     truth, read = Counter(render.rack_tiles), Counter(reading.rack)
     assert sum((truth & read).values()) >= len(render.rack_tiles) - 1
     assert not read - truth
+
+
+def test_a_box_running_wide_about_one_tile_in_the_racks_band_is_read_at_its_middle() -> None:
+    """Seed 56012003: fifteen tiles on a cream two-tier rack, a hand at its end; B13's box,
+    left off the rack, runs half a tile wide. Outlined again only as two tiles side by side,
+    neither half read B13 surely and it was lost; its middle is tried as well, and read."""
+    render = rack_of_kind("a hand in the frame", 56012003)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
