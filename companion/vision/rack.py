@@ -104,6 +104,10 @@ SLOT_PITCH = (0.9, 1.3)
 # laid at these shifts along the row (tile widths) and these shares of the row's width
 SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
 SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on a rack
+# a phone's wrong guess turns a photo by a quarter turn exactly, the hand a little more: a
+# rack photo is taken for sideways when its tiles lie within 30° of across (see
+# read_rack_image); past that, a photo of a table's sets at a slant is as likely
+TURNED_LEAN = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,18 +156,142 @@ def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
 
 def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                     preset: Preset = PRESSMAN) -> RackReading:
-    """Read a decoded rack photo (see ``read_rack``)."""
+    """Read a decoded rack photo (see ``read_rack``).
+
+    A phone held flat may guess its orientation wrong, and a rack photo then comes sideways
+    or upside down. Sideways, most of its tiles' outlines lie across (a rack's tiles stand
+    upright, their long sides up and down): the photo is read turned a quarter turn either
+    way, and the reading with the most tiles on the rack is taken (turned the wrong way, the
+    rack stands upside down: its tiles stand on no bar, and what is found there, if
+    anything, is a part of them); the photo as it came is read only when neither finds a
+    rack. Upside down, no rack is found under the tiles: when more than half of them read
+    upside down by the reader's own sense of a tile's up (reading them at any turn, as a
+    table's), the photo is read turned a half turn. A turned reading's outlines are given
+    back in the photo as it came.
+    """
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
-    width, height = photo.width, photo.height
+    read = _found_upright(photo)
+    if _lying_across(read):
+        readings = [reading for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)
+                    if (reading := _read_turned(photo, turn, preset)) is not None]
+        if readings:
+            return max(readings, key=lambda reading: (
+                len(reading.tiles), sum(tile.confidence for tile in reading.tiles)))
     try:
-        read = find_and_read(photo, upright=True)
+        return _read_upright(photo, read, preset)
+    except PhotoError as no_rack:
+        if no_rack.code != "no_rack" or not _upside_down(photo):
+            raise
+        reading = _read_turned(photo, cv2.ROTATE_180, preset)
+        if reading is None:
+            raise
+        return reading
+
+
+def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset) -> RackReading | None:
+    """The rack read in the photo turned by ``turn`` (a ``cv2.ROTATE_*`` code), its outlines
+    put back in the photo as it came; None when no rack is found so, or when what is found
+    is not plainly a rack photo turned: more than half of the tiles found stand on the rack
+    (a sets' row on a table, its other sets about it, is no rack photo; a rack photo is of
+    the rack, and its turn is only guessed here)."""
+    turned = _TurnedPhoto.of(photo, turn)
+    try:
+        reading = _read_upright(turned, _found_upright(turned), preset)
+    except PhotoError:
+        return None
+    if len(reading.tiles) <= len(reading.ignored):
+        return None
+    return _turned_back(reading, turn, photo.width, photo.height)
+
+
+def _found_upright(photo: DecodedPhoto) -> ReadFound:
+    """The tiles found and read as tiles standing on a rack (``find_and_read``)."""
+    try:
+        return find_and_read(photo, upright=True)
     except PhotoError as error:
         # only the plain "no tiles" refusal is said again for a rack: a photo too small to
         # find tiles in (code too_small) is answered with its size, as a table's is
         if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
+
+
+def _lying_across(read: ReadFound) -> bool:
+    """Whether more than half of the readable tiles whose outline is elongated lie across
+    the photo (their long side within TURNED_LEAN of its width): a rack photographed
+    sideways (a squarish outline, a tile seen from above at a slant, tells nothing)."""
+    across = elongated = 0
+    for corners, tile, confidence in zip(read.corners, read.found, read.confidence):
+        if confidence < UNREADABLE or tile.short_side > SQUARISH * tile.long_side:
+            continue
+        sides = (corners[1] - corners[0], corners[2] - corners[1])
+        long = max(sides, key=lambda side: float(np.linalg.norm(side)))
+        elongated += 1
+        across += abs(float(long[1])) < np.tan(np.radians(TURNED_LEAN)) * abs(float(long[0]))
+    return 2 * across > elongated
+
+
+@dataclass(eq=False)
+class _TurnedPhoto(DecodedPhoto):
+    """A decoded photo turned by a quarter or a half turn (``turn``, a ``cv2.ROTATE_*``
+    code), its finer decodes turned alike."""
+
+    source: DecodedPhoto | None = None
+    turn: int = cv2.ROTATE_180
+
+    @classmethod
+    def of(cls, photo: DecodedPhoto, turn: int) -> _TurnedPhoto:
+        width, height = (photo.width, photo.height) if turn == cv2.ROTATE_180 \
+            else (photo.height, photo.width)
+        return cls(photo.data, cv2.rotate(photo.image, turn), photo.factor, width, height,
+                   source=photo, turn=turn)
+
+    def at(self, factor: int) -> np.ndarray:
+        if factor == self.factor or self.source is None:
+            return self.image
+        if factor not in self._finer:
+            self._finer[factor] = cv2.rotate(self.source.at(factor), self.turn)
+        return self._finer[factor]
+
+
+def _upside_down(photo: DecodedPhoto) -> bool:
+    """Whether more than half of the photo's tiles whose outline is elongated (a squarish
+    one's long side may lie either way) read upside down, read at any turn."""
+    try:
+        read = find_and_read(photo)
+    except PhotoError:
+        return False
+    down = elongated = 0
+    for corners, tile, confidence in zip(read.corners, read.found, read.confidence):
+        if confidence < UNREADABLE or tile.short_side > SQUARISH * tile.long_side:
+            continue
+        up = (corners[0] + corners[1]) / 2 - (corners[2] + corners[3]) / 2
+        elongated += 1
+        down += float(up[1]) > abs(float(up[0]))  # y points down the photo
+    return 2 * down > elongated
+
+
+def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> RackReading:
+    """A reading of the photo turned by ``turn``, its outlines put back in the photo as it
+    came (``width`` × ``height``)."""
+    def back(outline: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+        if turn == cv2.ROTATE_90_CLOCKWISE:  # (x, y) was turned to (height - y, x)
+            return tuple((v, height - u) for u, v in outline)
+        if turn == cv2.ROTATE_90_COUNTERCLOCKWISE:  # (x, y) was turned to (y, width - x)
+            return tuple((width - v, u) for u, v in outline)
+        return tuple((width - u, height - v) for u, v in outline)
+
+    return replace(reading, width=width, height=height,
+                   tiles=tuple(replace(tile, outline=back(tile.outline))
+                               for tile in reading.tiles),
+                   ignored=tuple(back(outline) for outline in reading.ignored))
+
+
+def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset) -> RackReading:
+    """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
+    no rack is found."""
+    width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
     rack_rows, on_other_rack, unsure = _rack_rows(lit, read, scale=1 / photo.factor)
@@ -247,10 +375,11 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     groups = _rows_of(standing, geometry, rack_up)
     on_bars = [row for group in groups
                if (row := _row_on_bar(image, covered, outlines, group, geometry)) is not None]
-    # a row whose ledge was not seen is a rack only when it and its rack's other tier are all
-    # the photo shows (the tiles standing on the lower tier whose edge it was found on, or a
-    # row on a bar of its own that is that tier): a row of sets on a table may show the
-    # table's edge as far under it (rummy-14)
+    # a row whose ledge was not seen is a rack only when it and its rack's other tier are
+    # every standing tile the photo shows (the tiles standing on the lower tier whose edge it
+    # was found on, or a row on a bar of its own that is that tier; a tile lying turned on the
+    # table about it does not count): a row of sets on a table may show the table's edge as
+    # far under it (rummy-14)
     rows = [row for row in on_bars
             if row.ledge_seen or set(standing) <= set(row.indexes) | set(row.lower_tier).union(
                 *(other.indexes for other in on_bars

@@ -200,6 +200,38 @@ def test_a_real_upper_tier_standing_on_the_lower_tiers_board_is_read_with_it(
     assert not reading.ignored
 
 
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE,
+                                  cv2.ROTATE_180])
+def test_a_real_rack_photo_that_came_sideways_or_upside_down_reads_as_the_upright_one(
+        turn: int) -> None:
+    """rummy4-88 (a black two-tier rack, thirteen tiles) as a phone held flat may save it, a
+    quarter turn either way or a half turn: sideways its tiles lie across, and it is read
+    turned both ways, the way more tiles stand on the rack taken; upside down no rack is
+    found under the tiles and most of them read upside down, and it is read turned round.
+    The tiles and rows are the upright photo's, their outlines where the tiles are in the
+    photo as it came."""
+    data, labels = labelled_photo("rummy4-88_")
+    upright = read_rack(data)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    reading = read_rack(jpeg_bytes(cv2.rotate(image, turn)))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert [(read.tile, read.set_index) for read in reading.tiles] \
+        == [(read.tile, read.set_index) for read in upright.tiles]
+    height, width = cv2.rotate(image, turn).shape[:2]
+    assert (reading.width, reading.height) == (width, height)
+    # each tile's outline, turned back with the photo, lies where the upright reading's does
+    back = {cv2.ROTATE_90_CLOCKWISE: cv2.ROTATE_90_COUNTERCLOCKWISE,
+            cv2.ROTATE_90_COUNTERCLOCKWISE: cv2.ROTATE_90_CLOCKWISE,
+            cv2.ROTATE_180: cv2.ROTATE_180}[turn]
+    marks = np.zeros((height, width), np.uint8)
+    for number, read in enumerate(reading.tiles, start=1):
+        cv2.fillConvexPoly(marks, np.array(read.outline, np.int32), number)
+    marks = cv2.rotate(marks, back)
+    for number, read in enumerate(upright.tiles, start=1):
+        x, y = np.mean(read.outline, axis=0).astype(int)
+        assert marks[y, x] == number
+
+
 def turned(image: np.ndarray, degrees: float) -> np.ndarray:
     """The photo turned ``degrees`` anticlockwise on a canvas large enough to keep all of it,
     the corners filled with its median colour (as if the phone had been held turned)."""
