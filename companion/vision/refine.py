@@ -20,11 +20,8 @@ a few rounds outwards, after the alternatives above), and where the detector's t
 a tile that no found outline covers (``tiles_unclaimed``: a tile given no core, as under glare
 on a dense table).
 
-A crop washed out by glare is also read with its ink stretched (``read_unwashed``).
-
 An alternative is kept only when the reader reads every tile of it with confidence of at
-least LOW_CONFIDENCE (a box beside a set or on the tile map whose crop is washed out:
-WASHED_KEEP) and more confidently than the tiles it replaces (on a rack, an askew box
+least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
 needs only the first), and when it covers no other tile the reader was sure of. All
 alternatives of a photo are read in one batch, so this costs a few milliseconds and only on
 photos with unsure (or, on a rack, askew) tiles.
@@ -91,11 +88,6 @@ WASHED_INK = 50.0
 STRETCHED_FACE = 225.0
 STRETCHED_INK = 150.0
 STRETCH_MOST = 6.0
-# A box beside a set or on unclaimed tile map (``_tile_slots``) whose crop is washed out is
-# kept when read as a tile at this or more (not LOW_CONFIDENCE): such a tile is flagged
-# whatever it reads, and a washed face seldom reads surer (of 49 washed tiles lost on tuning
-# renders, 28 read right stretched, 12 at 0.9 or more).
-WASHED_KEEP = 0.6
 
 
 def _lightness(crops: np.ndarray) -> np.ndarray:
@@ -542,13 +534,12 @@ def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
     if not shifted:
         return
     more = _read_slots([a for _, a in shifted], source, crop_factor, corners_of)
-    for (number, alternative), reading, up, blank, tile_corners, washed in zip(
-            shifted, more.probabilities, more.upside_down, more.no_tile, more.corners,
-            more.washed):
+    for (number, alternative), reading, up, blank, tile_corners in zip(
+            shifted, more.probabilities, more.upside_down, more.no_tile, more.corners):
         if reading.max() > surest[number]:
             alternatives[number], readings.corners[number] = alternative, tile_corners
             readings.probabilities[number], readings.upside_down[number] = reading, up
-            readings.no_tile[number], readings.washed[number] = blank, washed
+            readings.no_tile[number] = blank
             surest[number] = reading.max()
 
 
@@ -573,8 +564,7 @@ def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
     for number in np.argsort(-surest):
         alternative = alternatives[number]
         beaten = max((float(confidence[i]) for i in alternative.replaces), default=0.0)
-        needed = min(threshold, WASHED_KEEP) if readings.washed[number] else threshold
-        if surest[number] < needed or surest[number] <= beaten \
+        if surest[number] < threshold or surest[number] <= beaten \
                 or not _may_be_taken(readings, number, threshold) \
                 or not replaced.isdisjoint(alternative.replaces) \
                 or _overlaps(alternative.tiles[0], taken):
@@ -757,7 +747,6 @@ class _SlotReadings:
     upside_down: np.ndarray
     no_tile: np.ndarray
     corners: list[np.ndarray]
-    washed: np.ndarray  # which crops were washed out by glare (``washed_out``)
 
 
 def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,
@@ -765,7 +754,7 @@ def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor
     """The reader's readings of one-tile alternatives."""
     corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    return _SlotReadings(*read_unwashed(crops), corners, washed_out(crops))
+    return _SlotReadings(*read_unwashed(crops), corners)
 
 
 def _overlaps(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
