@@ -45,10 +45,12 @@ from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import (
     Kept,
     read_batched,
+    read_unwashed,
     second_outlines,
     tiles_beside,
     tiles_in_rows,
     tiles_unclaimed,
+    washed_out,
 )
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py
@@ -266,6 +268,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if shade is not None:
         confidence = _turned_numbers_doubted(confidence, best, corners, image,
                                              photo.factor, shade)
+    if not upright:
+        confidence = _washed_out_doubted(confidence, corners, source, crop_factor)
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
 
@@ -290,6 +294,23 @@ def _turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
     for index, face in zip(turned, faces):
         if face < IN_SHADOW * shade.lit_face:
             doubted[index] = min(float(doubted[index]), DOUBTED)
+    return doubted
+
+
+def _washed_out_doubted(confidence: np.ndarray, corners: list[np.ndarray],
+                        source: np.ndarray, crop_factor: int) -> np.ndarray:
+    """The confidences with every tile whose crop is washed out by glare (refine.washed_out)
+    held at DOUBTED at most: its ink is a faint smudge, read stretched (refine.read_unwashed),
+    and the reader is then sure of wrong numbers too (a K10 washed to four blobs read K11 at
+    0.92). Flagged, the user confirms them."""
+    if not corners:
+        return confidence
+    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
+    washed = washed_out(crops)
+    if not washed.any():
+        return confidence
+    doubted = confidence.copy()
+    doubted[washed] = np.minimum(doubted[washed], DOUBTED)
     return doubted
 
 
@@ -372,7 +393,8 @@ def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
     crop_factor = crop_factor_for(factor, narrow)
     source = image if crop_factor == factor else prepared(photo.at(crop_factor), gain, light)
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down, no_tile = read_batched(crops)
+    # on a table a crop washed out by glare is also read stretched (refine.read_unwashed)
+    probabilities, upside_down, no_tile = (read_batched if upright else read_unwashed)(crops)
     return _FirstReading(image, detection, found, corners, source, crop_factor, crops,
                          probabilities, upside_down, no_tile, corners_of)
 

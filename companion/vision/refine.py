@@ -75,6 +75,79 @@ def read_batched(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return np.concatenate(probabilities), np.concatenate(upside_down), np.concatenate(no_tile)
 
 
+# Glare on a tile adds light until its face is clipped white and its ink is a faint smudge
+# (a dense table under a lamp): a crop whose middle is that bright (WASHED_FACE, the 90th
+# percentile of its lightness) with so little ink below it (WASHED_INK, to the 2nd percentile)
+# is read a second time with that ink stretched to STRETCHED_INK below a face of
+# STRETCHED_FACE (at most STRETCH_MOST times), and the surer of the two readings is taken.
+# The reader's confidence in such a crop is not to be trusted (a K10 washed to four blobs
+# read K11 at 0.92), so a table's tile whose crop is washed out is flagged
+# (pipeline.find_and_read).
+WASHED_FACE = 245.0
+WASHED_INK = 50.0
+STRETCHED_FACE = 225.0
+STRETCHED_INK = 150.0
+STRETCH_MOST = 6.0
+
+
+def _lightness(crops: np.ndarray) -> np.ndarray:
+    """Each crop's lightness, three times the mean of its channels (integers), in its middle
+    (the crop less a sixth on every side: no table, no edge of the tile), (N, pixels)."""
+    height, width = crops.shape[1:3]
+    middle = crops[:, height // 6:height - height // 6, width // 6:width - width // 6]
+    lightness = middle[..., 0].astype(np.uint16)
+    lightness += middle[..., 1]
+    lightness += middle[..., 2]
+    return lightness.reshape(len(crops), -1)
+
+
+def _face_and_ink(lightness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face (90th percentile) and ink (2nd percentile) of each row of ``_lightness``,
+    as the mean of the channels."""
+    face, ink = np.percentile(lightness, [90, 2], axis=1) / 3
+    return face, ink
+
+
+def washed_out(crops: np.ndarray) -> np.ndarray:
+    """Which crops are washed out by glare (WASHED_FACE, WASHED_INK)."""
+    washed = np.zeros(len(crops), bool)
+    if len(crops) == 0:
+        return washed
+    lightness = _lightness(crops)
+    # the percentiles only of crops with about a tenth of their middle that bright (a face
+    # at WASHED_FACE needs it): most photos have none
+    bright = np.flatnonzero(np.count_nonzero(lightness >= 3 * WASHED_FACE - 1, axis=1)
+                            >= 0.09 * lightness.shape[1])
+    if len(bright):
+        face, ink = _face_and_ink(lightness[bright])
+        washed[bright] = (face >= WASHED_FACE) & (face - ink < WASHED_INK)
+    return washed
+
+
+def _stretched(crops: np.ndarray) -> np.ndarray:
+    """The crops with their ink stretched away from their face (see WASHED_FACE)."""
+    face, ink = _face_and_ink(_lightness(crops))
+    gain = np.clip(STRETCHED_INK / np.maximum(face - ink, 1.0), 1.0, STRETCH_MOST)
+    out = STRETCHED_FACE - (face[:, None, None, None] - crops.astype(np.float32)) \
+        * gain[:, None, None, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def read_unwashed(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``read_batched`` of the crops; a crop washed out by glare (``washed_out``) is also
+    read stretched, and the surer reading of the two kept."""
+    probabilities, upside_down, no_tile = read_batched(crops)
+    washed = np.flatnonzero(washed_out(crops))
+    if len(washed) == 0:
+        return probabilities, upside_down, no_tile
+    again, again_up, again_blank = read_batched(_stretched(crops[washed]))
+    surer = again.max(axis=1) > probabilities[washed].max(axis=1)
+    chosen = washed[surer]
+    probabilities[chosen], upside_down[chosen] = again[surer], again_up[surer]
+    no_tile[chosen] = again_blank[surer]
+    return probabilities, upside_down, no_tile
+
+
 @dataclass(frozen=True)
 class Alternative:
     """Other outlines in place of the found tiles ``replaces``."""
@@ -142,7 +215,7 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
     corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
                for alternative in alternatives for tile in alternative.tiles]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down, no_tile = read_batched(crops)
+    probabilities, upside_down, no_tile = (read_batched if upright else read_unwashed)(crops)
     kept: list[tuple[float, Kept]] = []
     start = 0
     for alternative in alternatives:
@@ -681,7 +754,7 @@ def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor
     """The reader's readings of one-tile alternatives."""
     corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    return _SlotReadings(*read_batched(crops), corners)
+    return _SlotReadings(*read_unwashed(crops), corners)
 
 
 def _overlaps(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
