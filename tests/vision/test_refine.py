@@ -16,6 +16,7 @@ from companion.vision.crops import canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
 from companion.vision.refine import second_outlines
 from tests.vision.conftest import labelled_photo
+from training.synthetic import RenderedTile
 
 
 def tiles_read_and_labelled(name_start: str) -> tuple[Counter[str], Counter[str]]:
@@ -28,6 +29,22 @@ def tiles_read_and_labelled(name_start: str) -> tuple[Counter[str], Counter[str]
 def image_of(name_start: str) -> np.ndarray:
     data, _ = labelled_photo(name_start)
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+def true_tiles_at(tiles: list[RenderedTile], places: tuple[tuple[int, int], ...]
+                  ) -> list[RenderedTile]:
+    """The labelled tiles whose outlines' middles lie within 15 px of these places, in order."""
+    return [t for t in tiles if any(np.linalg.norm(np.mean(t.outline, axis=0) - place) < 15
+                                    for place in places)]
+
+
+def read_on(image: np.ndarray, true_tiles: list[RenderedTile]) -> list[list[tuple[str, bool]]]:
+    """What is read (tile, flagged) with its middle on each of these labelled tiles."""
+    reading = read_image(image)
+    return [[(str(tile.tile), tile.low_confidence) for tile in reading.tiles
+             if cv2.pointPolygonTest(np.array(true.outline, np.float32), tuple(
+                 float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
+            for true in true_tiles]
 
 
 def test_a_tile_found_as_two_pieces_is_read_as_one_tile():
@@ -210,21 +227,11 @@ def test_a_box_over_a_row_of_tiles_is_cut_into_tiles_as_wide_as_its_neighbours(
     # three tiles of the sure neighbours' width, B7 reads surely, and the other two are kept
     # as read there, flagged
     render = hard_set(6, seed=4027)[5]
-    row = [t for t in render.tiles if any(np.linalg.norm(
-        np.mean(t.outline, axis=0) - place) < 15 for place in ((1007, 695), (1058, 696),
-                                                              (1109, 698)))]
+    row = true_tiles_at(render.tiles, ((1007, 695), (1058, 696), (1109, 698)))
     assert [str(t.tile) for t in row] == ["K7", "R8", "B7"]
-
-    def read_there() -> list[list[tuple[str, bool]]]:
-        reading = read_image(render.image)
-        return [[(str(tile.tile), tile.low_confidence) for tile in reading.tiles
-                 if cv2.pointPolygonTest(np.array(true.outline, np.float32), tuple(
-                     float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
-                for true in row]
-
-    assert read_there() == [[("K7", True)], [("R8", True)], [("B7", False)]]
+    assert read_on(render.image, row) == [[("K7", True)], [("R8", True)], [("B7", False)]]
     monkeypatch.setattr(pipeline, "tiles_in_rows", lambda *args, **options: [])
-    assert read_there() == [[], [("K1", True)], []]
+    assert read_on(render.image, row) == [[], [("K1", True)], []]
 
 
 def test_tiles_washed_out_by_glare_are_read_stretched_and_flagged(
@@ -233,25 +240,15 @@ def test_tiles_washed_out_by_glare_are_read_stretched_and_flagged(
     # O1-O6 nearly white: read as cut, no box over O1, O2 or O3 reads surely and none is
     # kept; read with their faint ink stretched they are found, each flagged
     render = hard_set(18, seed=9027)[17]
-    run = [t for t in render.tiles if any(np.linalg.norm(
-        np.mean(t.outline, axis=0) - place) < 15 for place in ((843, 472), (822, 514),
-                                                              (800, 557)))]
+    run = true_tiles_at(render.tiles, ((843, 472), (822, 514), (800, 557)))
     assert [str(t.tile) for t in run] == ["O1", "O2", "O3"]
     crops = np.stack([crop_tile(render.image, canonical_corners(cv2.minAreaRect(
         np.array(t.outline, np.float32)))) for t in run])
     assert refine.washed_out(crops).all()
-
-    def read_there() -> list[list[tuple[str, bool]]]:
-        reading = read_image(render.image)
-        return [[(str(tile.tile), tile.low_confidence) for tile in reading.tiles
-                 if cv2.pointPolygonTest(np.array(true.outline, np.float32), tuple(
-                     float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
-                for true in run]
-
-    assert read_there() == [[("O1", True)], [("O2", True)], [("O3", True)]]
+    assert read_on(render.image, run) == [[("O1", True)], [("O2", True)], [("O3", True)]]
     for module in (pipeline, refine):
         monkeypatch.setattr(module, "read_unwashed", refine.read_batched)
-    assert read_there() == [[], [], []]
+    assert read_on(render.image, run) == [[], [], []]
 
 
 def test_a_tile_read_surely_is_not_washed_out():
