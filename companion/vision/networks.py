@@ -36,10 +36,6 @@ _NEW_ENGINE = getattr(cv2.dnn, "ENGINE_NEW", None)
 
 @cache
 def _load(path: Path) -> cv2.dnn.Net:
-    return _read_net(path)
-
-
-def _read_net(path: Path) -> cv2.dnn.Net:
     if _CLASSIC_ENGINE is None:
         return cv2.dnn.readNetFromONNX(str(path))
     net = cv2.dnn.readNetFromONNX(str(path), _CLASSIC_ENGINE)
@@ -48,37 +44,10 @@ def _read_net(path: Path) -> cv2.dnn.Net:
     return net
 
 
-# cv2.dnn allocates a net's buffers anew whenever its input's height and width change: the
-# detector looks at a photo twice, at two sizes (384×512 and 480×640 for a 4:3 photo), and one
-# net switching between them faulted ≈ 5 000 fresh pages a read (≈ 6 ms of the 12 MP photo of
-# 54 tiles). So a net is kept per input height and width, at most SHAPES_PER_FILE of them per
-# file (each holds its own copy of the weights: the detector's 1.6 MB); a further shape takes
-# over the net used least recently. Every net of a file computes the same, bit for bit. The
-# reader's crops are all 64×48, so it keeps one net (its batches change only the batch size).
-SHAPES_PER_FILE = 2
-_nets: dict[Path, dict[tuple[int, int], cv2.dnn.Net]] = {}
-
-
-def _net_for(path: Path, height: int, width: int) -> cv2.dnn.Net:
-    """The net of ``path`` for inputs of this height and width (call it under ``_lock``)."""
-    nets = _nets.setdefault(path, {})
-    shape = (height, width)
-    net = nets.pop(shape, None)
-    if net is None:
-        if not nets:
-            net = _load(path)
-        elif len(nets) < SHAPES_PER_FILE:
-            net = _read_net(path)
-        else:
-            net = nets.pop(next(iter(nets)))
-    nets[shape] = net  # the most recently used last
-    return net
-
-
 def run(path: Path, blob: np.ndarray) -> np.ndarray:
     """Run the network in ``path`` on an NCHW float32 blob; returns its (only) output."""
+    net = _load(path)
     with _lock:
-        net = _net_for(path, *blob.shape[2:])
         net.setInput(blob)
         return np.array(net.forward(), copy=True)
 
