@@ -610,14 +610,6 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                      read.gain, read.light, read.shade), indexes
 
 
-def _on_row(centre: np.ndarray, row: _Row) -> tuple[bool, float]:
-    """Whether a box with this centre stands in the row's band (REOUTLINE_BAND), and where
-    along the row."""
-    offset = centre - row.origin
-    return (abs(float(offset @ row.down) / row.tile_height + 0.5) <= REOUTLINE_BAND,
-            float(offset @ row.right))
-
-
 def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                   indexes: list[list[int]], *, scale: float
                   ) -> tuple[ReadFound, list[list[int]]]:
@@ -670,21 +662,21 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         walks: list[tuple[float, float, float | None]] = [(along[0], -1.0, None),
                                                           (along[-1], 1.0, None)]
         walks += [(a, 1.0, b) for a, b in pairwise(along) if b - a >= 1.75 * pitch]
-        # each box measured once for the row, and again only when a slot is placed over it
-        # (not at every slot of every walk)
-        in_band_of, along_of = map(list, zip(*(_on_row(centre, row) for centre in centres)))
         for start, direction, until in walks:
             anchor, misses = start, 0
             while misses < SLOT_MISSES:
                 at = anchor + direction * pitch
                 if until is not None and at > until - REOUTLINE_APART * width:
                     break
-                in_band = [i for i, inside in enumerate(in_band_of) if inside]
+                in_band = [i for i in range(len(found))
+                           if abs(float((centres[i] - row.origin) @ row.down)
+                                  / row.tile_height + 0.5) <= REOUTLINE_BAND]
                 # a box off the rack read unsure (a tile the line crosses, outlined down to
                 # the line only) may be outlined again; any other box stands there
                 replaceable = [i for i in in_band if i not in rack_tiles
                                and confidence[i] < LOW_CONFIDENCE]
-                taken_along = [along_of[i] for i in in_band if i not in replaceable]
+                taken_along = [float((centres[i] - row.origin) @ row.right)
+                               for i in in_band if i not in replaceable]
                 boxes = []
                 for shift, narrowed in [(s, n) for s in SLOT_SHIFTS for n in SLOT_WIDTHS]:
                     middle = at + shift * width
@@ -734,7 +726,8 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                     continue
                 middle, outline = boxes[chosen]
                 replaced = [i for i in replaceable
-                            if abs(along_of[i] - middle) < REOUTLINE_APART * width]
+                            if abs(float((centres[i] - row.origin) @ row.right) - middle)
+                            < REOUTLINE_APART * width]
                 (cx, cy), (long, short), angle = cv2.minAreaRect(outline)
                 tile = FoundTile((cx, cy), (long, short), angle,
                                  found[replaced[0]].score if replaced else 0.0)
@@ -751,13 +744,10 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                     confidence.append(0.0)
                     ranking.append(ranking[0])
                     centres.append(outline.mean(axis=0) * scale)
-                    in_band_of.append(False)
-                    along_of.append(0.0)
                 found[index], corners[index] = tile, outline
                 best[index], confidence[index] = int(probabilities[chosen].argmax()), surely
                 ranking[index] = np.argsort(-probabilities[chosen])
                 centres[index] = outline.mean(axis=0) * scale
-                in_band_of[index], along_of[index] = _on_row(centres[index], row)
                 rack_tiles.add(index)
                 members.append(index)
                 anchor, misses = middle, 0

@@ -16,7 +16,7 @@ import pytest
 from companion.core.presets import PRESSMAN, SABRA
 from companion.core.scoring import rack_value
 from companion.core.tiles import parse_tiles
-from companion.vision import PhotoError, annotate_rack, rack, read_rack, read_rack_image
+from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_image
 from companion.vision.classes import tile_from_dataset_name
 from tests.vision.conftest import jpeg_bytes, labelled_photo, png_bytes
 from training.synthetic import random_table, render_table
@@ -694,26 +694,3 @@ def test_a_box_running_wide_about_one_tile_in_the_racks_band_is_read_at_its_midd
     render = rack_of_kind("a hand in the frame", 56012003)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
-
-
-@pytest.mark.parametrize("seed", [53000016, 51000037])
-def test_the_shaded_slot_walk_measures_each_box_against_its_row_once(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The walk along a row into the shade (``rack._shaded_slots``) measures where each box
-    stands against the row once, and again only where a slot was placed, not at every slot
-    of every walk; the hidden tiles (53 000 016) and the tile a shadow line cut (51 000 037)
-    are still read."""
-    measured: Counter[tuple[int, tuple[float, ...]]] = Counter()
-    on_row = rack._on_row
-
-    def counted(centre: np.ndarray, row: object) -> tuple[bool, float]:
-        measured[id(row), tuple(np.asarray(centre, np.float64).round(3))] += 1
-        return on_row(centre, row)
-
-    monkeypatch.setattr(rack, "_on_row", counted)
-    render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow="hard")
-    reading = read_rack(jpeg_bytes(render.image))
-    truth, read = Counter(render.rack_tiles), Counter(reading.rack)
-    assert sum((truth & read).values()) >= len(render.rack_tiles) - 1
-    assert not read - truth
-    assert measured and max(measured.values()) == 1
