@@ -116,7 +116,8 @@ def _reading(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             _softmax(logits[:, -ORIENTATIONS:])[:, 1])
 
 
-def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def read_crops(crops: np.ndarray, *, least: float = 0.0
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For N BGR crops (N, 64, 48, 3): the tiles' probabilities (N, 53), P(upside down) (N,)
     and P(no tile) (N,; zeros for a reader without that output).
 
@@ -127,13 +128,20 @@ def read_crops(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     judged apart (NO_TILE). Each crop is read as cut; a crop the reader is not sure of
     (SURE_ONE_WAY) is read again turned round, its readings then the mean of both and "upside
     down" the mean of the crop's own vote and the turned crop's opposite vote.
+
+    ``least`` is the least probability that matters to the caller: a crop whose likeliest
+    tile could not reach it even averaged with a turned reading of 1 (``(p + 1) / 2``, in the
+    readings' own float32, which rounds no higher for any turned reading) is not read turned;
+    its readings are then those of the crop as cut, all under ``least`` either way.
     """
     as_cut = crops.astype(np.float32) / 255.0
     identity, no_tile, upside_down = _reading(
         run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2))))
-    unsure = np.flatnonzero(((identity.max(axis=1) < SURE_ONE_WAY)
+    likeliest = identity.max(axis=1)
+    unsure = np.flatnonzero(((likeliest < SURE_ONE_WAY)
                              | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
-                            & (no_tile < SURE_ONE_WAY))
+                            & (no_tile < SURE_ONE_WAY)
+                            & ((likeliest + np.float32(1)) / np.float32(2) >= least))
     if len(unsure):
         turned = np.ascontiguousarray(as_cut[unsure, ::-1, ::-1].transpose(0, 3, 1, 2))
         again, again_no_tile, again_upside_down = _reading(run(READER_FILE, turned))

@@ -65,11 +65,13 @@ BLANK = 0.1
 READ_BATCH = 16
 
 
-def read_batched(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``networks.read_crops`` of the crops, in batches of at most READ_BATCH."""
+def read_batched(crops: np.ndarray, *, least: float = 0.0
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``networks.read_crops`` of the crops (``least`` as there), in batches of at most
+    READ_BATCH."""
     if len(crops) <= READ_BATCH:
-        return read_crops(crops)
-    parts = [read_crops(crops[start:start + READ_BATCH])
+        return read_crops(crops, least=least)
+    parts = [read_crops(crops[start:start + READ_BATCH], least=least)
              for start in range(0, len(crops), READ_BATCH)]
     probabilities, upside_down, no_tile = zip(*parts)
     return np.concatenate(probabilities), np.concatenate(upside_down), np.concatenate(no_tile)
@@ -133,14 +135,19 @@ def _stretched(crops: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def read_unwashed(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def read_unwashed(crops: np.ndarray, *, least: float = 0.0
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``read_batched`` of the crops; a crop washed out by glare (``washed_out``) is also
-    read stretched, and the surer reading of the two kept."""
-    probabilities, upside_down, no_tile = read_batched(crops)
+    read stretched, and the surer reading of the two kept.
+
+    With ``least`` (``networks.read_crops``) a crop's reading is the same as without it
+    whenever it is ``least`` or surer: a reading it changes is under ``least`` either way, so
+    it loses to any reading at ``least`` or more, and what it wins is under ``least`` too."""
+    probabilities, upside_down, no_tile = read_batched(crops, least=least)
     washed = np.flatnonzero(washed_out(crops))
     if len(washed) == 0:
         return probabilities, upside_down, no_tile
-    again, again_up, again_blank = read_batched(_stretched(crops[washed]))
+    again, again_up, again_blank = read_batched(_stretched(crops[washed]), least=least)
     surer = again.max(axis=1) > probabilities[washed].max(axis=1)
     chosen = washed[surer]
     probabilities[chosen], upside_down[chosen] = again[surer], again_up[surer]
@@ -215,7 +222,10 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
     corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
                for alternative in alternatives for tile in alternative.tiles]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    probabilities, upside_down, no_tile = (read_batched if upright else read_unwashed)(crops)
+    # an alternative is kept only when each of its tiles reads at ``threshold`` or more: a crop
+    # that cannot get there need not be read turned round (networks.read_crops)
+    probabilities, upside_down, no_tile = (read_batched if upright else read_unwashed)(
+        crops, least=threshold)
     kept: list[tuple[float, Kept]] = []
     start = 0
     for alternative in alternatives:
