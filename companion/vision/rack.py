@@ -76,6 +76,9 @@ BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's medi
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
 BAR_EVEN_DELTA = 14.0
 BAR_EVEN_WEIGHTS = (0.5, 1.0, 1.0)  # CIELab L, a, b: a lightness step counts half
+BOARD_BAND = (0.2, 0.8)  # tile heights above a row's line: the board behind its tiles
+BOARD_STEP = 10.0  # ΔE (lightness counted half): the board's end, a tile, no glare
+BOARD_STEP_OVER = 0.2  # tile widths
 LIKE_SIZED = 0.7  # a tile at least this large against the rack's tiles lies as near as they do
 OFF_RACK_SHARE = 2  # more tiles that large off the rack than twice those on it: not a rack photo
 FEW_AROUND = 3  # ... unless they are a few (a tile just drawn, the pool's edge)
@@ -403,7 +406,7 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     tallest = max(row.tile_height for row in sizing)
     first = max((row for row in sizing if row.tile_height >= RACK_ROW_HEIGHT * tallest),
                 key=lambda row: (len(row.indexes), row.tile_height))
-    rack = _with_tier(first, rows, groups, geometry)
+    rack = _with_tier(image, first, rows, groups, geometry)
     # another player's rack lies further off than the player's own, higher in the photo: a
     # rack on its bar further down, apart from this one, with tiles as large, is nearer and
     # is the player's (each step goes down the photo, so this ends)
@@ -411,7 +414,7 @@ def _rack_rows(image: np.ndarray, read: ReadFound, *, scale: float
     while nearer := [row for row in rows if _nearer_rack(rack[-1], row)]:
         passed_over |= {index for row in rack for index in row.indexes}
         first = max(nearer, key=lambda row: (len(row.indexes), row.tile_height))
-        rack = _with_tier(first, rows, groups, geometry)
+        rack = _with_tier(image, first, rows, groups, geometry)
     # a row of tiles standing further down, looking as tall or taller, whose bar was not seen
     # (a black ledge on a black board), may be the player's rack, or its other tier: the
     # choice is then unsure
@@ -449,7 +452,7 @@ def _rows_on_bars(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np
     return [] if row is None else [row]
 
 
-def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
+def _with_tier(image: np.ndarray, first: _Row, rows: list[_Row], groups: list[list[int]],
                geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> list[_Row]:
     """The rack's row and its other tier, if it has one (top first)."""
     # a second row of like tiles stacked just above or below it, overlapping it along the
@@ -461,7 +464,7 @@ def _with_tier(first: _Row, rows: list[_Row], groups: list[list[int]],
         # the rack's row, over the rack, is taken without it
         on_bar = {index for row in rows for index in row.indexes}
         tiers = [other for group in groups if on_bar.isdisjoint(group)
-                 if (other := _hidden_tier(first, group, geometry)) is not None]
+                 if (other := _hidden_tier(image, first, group, geometry)) is not None]
     rack = [first]
     if tiers:
         rack.append(min(tiers, key=lambda other: abs(_apart(first, other))))
@@ -883,12 +886,13 @@ def _stands_on(upper: _Row, lower: _Row) -> bool:
     return not upper.ledge_seen and set(lower.indexes) <= set(upper.lower_tier)
 
 
-def _hidden_tier(first: _Row, group: list[int],
+def _hidden_tier(image: np.ndarray, first: _Row, group: list[int],
                  geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> _Row | None:
     """A row of standing tiles whose bar was not seen, taken as the rack's other tier when it
     stands just above or below the rack's row (HIDDEN_TIER_APART tile heights), parallel to
-    it, with tiles of a like height, every tile over the rack's bar; below it, at least two
-    such tiles."""
+    it, with tiles of a like height, every tile over the rack's bar (above it, or over the
+    rack's board running on from beside the row: ``_board_runs_under``); below it, at least
+    two such tiles."""
     tier = _unbarred(group, geometry)
     indexes, origin, tile_width = tier.indexes, tier.origin, tier.tile_width
     along = np.array([float((geometry[i][0] - origin) @ tier.right) for i in indexes])
@@ -902,10 +906,56 @@ def _hidden_tier(first: _Row, group: list[int],
     slack = tile_width / 2
     over_rack = all(first.extent[0] - slack <= a + shift <= first.extent[1] + slack
                     for a in along)
+    if not over_rack and _apart(first, tier) < 0:
+        over_rack = _board_runs_under(image, first, tier, geometry)
     if _tier_like(first, tier) and over_rack \
             and HIDDEN_TIER_APART[0] < apart < HIDDEN_TIER_APART[1]:
         return tier
     return None
+
+
+def _board_runs_under(image: np.ndarray, first: _Row, tier: _Row,
+                      geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> bool:
+    """Whether the rack's board runs on, of one colour, from beside the rack's row to under
+    ``tier``, a row standing above it past where the row's bar was seen to run.
+
+    A two-tier rack's upper tier stands on the lower tier's board, which runs the rack's
+    length; the lower tier's bar is seen to run only where its colour is even, which under a
+    black ledge with one or two tiles on it may end at those tiles, while the upper tier's
+    last tiles (at the end of a game, one alone) stand anywhere along the rack. The band just
+    above the lower tier's ledge (BOARD_BAND tile heights up from the row's line) is sampled
+    from beside the row's nearest end tile to under the far side of ``tier``: no colour step
+    crosses it (the rack's end against the table, a tile lying there), only the smooth
+    changes of a lamp's glare on the board.
+    """
+    height = first.tile_height
+    width = float(np.median([geometry[i][3] for i in first.indexes]))
+    row_along = [float((geometry[i][0] - first.origin) @ first.right) for i in first.indexes]
+    tier_along = [float((geometry[i][0] - first.origin) @ first.right) for i in tier.indexes]
+    if min(tier_along) > max(row_along):
+        start, stop = max(row_along) + 0.6 * width, max(tier_along) + 0.4 * width
+    elif max(tier_along) < min(row_along):
+        start, stop = min(row_along) - 0.6 * width, min(tier_along) - 0.4 * width
+    else:
+        return False
+    column_step = max(1.0, width / 10)
+    columns = np.arange(start, stop, np.sign(stop - start) * column_step, dtype=np.float64)
+    depths = np.linspace(-BOARD_BAND[1], -BOARD_BAND[0], 8) * height
+    points = (first.origin[None, None, :] + columns[None, :, None] * first.right
+              + depths[:, None, None] * first.down)
+    image_height, image_width = image.shape[:2]
+    if (points < 0).any() or (points[..., 0] > image_width - 1).any() \
+            or (points[..., 1] > image_height - 1).any():
+        return False
+    band = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR)
+    colours = np.median(cv2.cvtColor(band.astype(np.float32) / 255, cv2.COLOR_BGR2Lab), axis=0)
+    # (colour steps across a few columns: a lamp's glare brightens the board smoothly)
+    apart = max(1, round(BOARD_STEP_OVER * width / column_step))
+    if len(colours) <= apart:
+        return False
+    steps = np.linalg.norm((colours[apart:] - colours[:-apart]) * BAR_EVEN_WEIGHTS, axis=1)
+    return bool(steps.max() < BOARD_STEP)
 
 
 def _unbarred(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]

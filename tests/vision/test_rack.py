@@ -694,3 +694,16 @@ def test_a_box_running_wide_about_one_tile_in_the_racks_band_is_read_at_its_midd
     render = rack_of_kind("a hand in the frame", 56012003)
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_lone_upper_tile_past_where_the_lower_bar_was_seen_stands_on_the_board() -> None:
+    """Seed 37016021 ("one tile on the upper tier", a tuning seed): K3 alone on the upper
+    tier at the rack's left end, R3 alone on the lower tier at its right end, a lamp's glare
+    between them on the black board. The lower bar's colour was seen to run only about R3,
+    so K3 (five tile widths past it) was left off; the board runs on under it, with no
+    colour step across it but the glare's smooth one, so it is the upper tier."""
+    render = rack_of_kind("one tile on the upper tier", 37016021)
+    assert [len(row) for row in render.rows] == [1, 1]
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
