@@ -916,7 +916,7 @@ def _hidden_tier(image: np.ndarray, first: _Row, group: list[int],
 
 def _board_runs_under(image: np.ndarray, first: _Row, tier: _Row,
                       geometry: list[tuple[np.ndarray, np.ndarray, float, float]]) -> bool:
-    """Whether the rack's board runs on, of one colour, from beside the rack's row to under
+    """Whether the rack's board runs on unbroken from beside the rack's row to under
     ``tier``, a row standing above it past where the row's bar was seen to run.
 
     A two-tier rack's upper tier stands on the lower tier's board, which runs the rack's
