@@ -71,6 +71,7 @@ DEEP_EDGE_TO = 1.8  # ... or, no ledge showing, the lower tier's board's (see _r
 DEEP_EDGE_DELTA = 25.0  # ΔE between a rack's board and the table at the rack's lower edge
 EDGE_STEP = 6.0  # a colour step (CIE ΔE over two pixels) that counts as an edge
 DARK_BELOW, DARK_EDGE_SHARE = 15.0, 0.4  # below L 15, an edge steps less (see _strip_edges)
+FAINT_EDGE_SHARE, FAINT_EDGE_OVER_TEXTURE = 0.5, 4.0  # see _faint_edge_shows
 BAR_SUPPORT = 0.5  # share of the row's columns where the lower edge must show
 BAR_EVEN = 0.55  # share of the row's columns whose bar colour is the bar's median colour
 FREE_WIDTH = 0.5  # tile widths of the bar's edge that must show where no tile stands
@@ -1160,8 +1161,9 @@ def _row_on_bar(image: np.ndarray, covered: np.ndarray, outlines: dict[int, np.n
             # shows and no top edge is looked for; but a bar seen nowhere beside the tiles is
             # taken only when the photo's edge may hide it (a row of tiles lying on the table
             # shows its own sides under it, and nothing beside it)
-            if not shows(edge_depth - 2, edge_depth + 3,
-                         free_of_tiles(edge_depth - 2, edge_depth + 3), BAR_SUPPORT):
+            free_there = free_of_tiles(edge_depth - 2, edge_depth + 3)
+            if not shows(edge_depth - 2, edge_depth + 3, free_there, BAR_SUPPORT) \
+                    and not (not deep and _faint_edge_shows(strip, free_there, edge_depth)):
                 return fallback
             bar_free = top_free & near[edge_depth - 2:edge_depth + 3].any(axis=0)
             # seen from above, the ledge's top face shows deeper than the tiles, foreshortened
@@ -1300,6 +1302,25 @@ def _strip_edges(strip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     near = np.zeros_like(edges)
     near[1:-1] = edges[:-2] | edges[1:-1] | edges[2:]
     return strip, near
+
+
+def _faint_edge_shows(strip: np.ndarray, free: np.ndarray, edge_depth: int) -> bool:
+    """Whether the free columns taken together (their median colour down the strip) step at
+    ``edge_depth`` in the dark (under L DARK_BELOW): a black ledge on a dark table steps by a
+    few ΔE only, under what one column must step (its noise alike), but at one depth all
+    along the rack, so it stands out of their median by FAINT_EDGE_OVER_TEXTURE times the
+    median's own steps, at FAINT_EDGE_SHARE of the step asked of one column. (In the light a
+    step as large shows in each column: one that shows in too few is no ledge's, rummy4-24.)"""
+    if not free.any():
+        return False
+    profile = np.median(strip[:, free], axis=1)
+    step = np.linalg.norm(profile[2:] - profile[:-2], axis=1)
+    lightness = (profile[2:, 0] + profile[:-2, 0]) / 2
+    needed = FAINT_EDGE_SHARE * EDGE_STEP * np.clip(lightness / DARK_BELOW, DARK_EDGE_SHARE, 1.0)
+    faint = ((step > needed) & (step > FAINT_EDGE_OVER_TEXTURE * np.median(step))
+             & (lightness < DARK_BELOW))
+    # (profile row r + 1 is the step's middle; an edge at edge_depth ± 2, as the columns')
+    return bool(faint[max(0, edge_depth - 3):edge_depth + 2].any())
 
 
 def _row_found(strip: np.ndarray, near: np.ndarray, edge_depth: int,

@@ -707,3 +707,15 @@ def test_a_lone_upper_tile_past_where_the_lower_bar_was_seen_stands_on_the_board
     reading = read_rack(jpeg_bytes(render.image))
     assert reading.rows == 2
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_a_black_ledge_on_a_dark_table_is_found_by_its_faint_edge_beside_the_tiles() -> None:
+    """Seed 37016000 ("one tile on the upper tier", a tuning seed): K8 above, K3 below, on a
+    black rack on a dark table. The lower ledge's edge steps about 5 ΔE at L 11–14, under what
+    one column must step beside the tile (a third of the columns show it), so no bar was found
+    and the photo was answered "no rack found"; taken together (their median colour down the
+    strip) the free columns step at the same depth as under the tile."""
+    render = rack_of_kind("one tile on the upper tier", 37016000)
+    reading = read_rack(jpeg_bytes(render.image))
+    assert reading.rows == 2
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
