@@ -13,6 +13,7 @@ the preset's joker penalty for each joker.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import pairwise
@@ -226,15 +227,21 @@ def _lying_across(read: ReadFound) -> bool:
     """Whether more than half of the readable tiles whose outline is elongated lie across
     the photo (their long side within TURNED_LEAN of its width): a rack photographed
     sideways (a squarish outline, a tile seen from above at a slant, tells nothing)."""
-    across = elongated = 0
-    for corners, tile, confidence in zip(read.corners, read.found, read.confidence):
-        if confidence < UNREADABLE or tile.short_side > SQUARISH * tile.long_side:
-            continue
+    def across(corners: np.ndarray) -> bool:
         sides = (corners[1] - corners[0], corners[2] - corners[1])
         long = max(sides, key=lambda side: float(np.linalg.norm(side)))
-        elongated += 1
-        across += abs(float(long[1])) < np.tan(np.radians(TURNED_LEAN)) * abs(float(long[0]))
-    return 2 * across > elongated
+        return abs(float(long[1])) < np.tan(np.radians(TURNED_LEAN)) * abs(float(long[0]))
+
+    return _most_elongated(read, across)
+
+
+def _most_elongated(read: ReadFound, holds: Callable[[np.ndarray], bool]) -> bool:
+    """Whether ``holds`` (of an outline's corners) for more than half of the readable tiles
+    whose outline is elongated (a squarish outline's long side may lie either way)."""
+    elongated = [corners for corners, tile, confidence
+                 in zip(read.corners, read.found, read.confidence)
+                 if confidence >= UNREADABLE and tile.short_side <= SQUARISH * tile.long_side]
+    return 2 * sum(holds(corners) for corners in elongated) > len(elongated)
 
 
 @dataclass(eq=False)
@@ -267,14 +274,11 @@ def _upside_down(photo: DecodedPhoto) -> bool:
         read = find_and_read(photo)
     except PhotoError:
         return False
-    down = elongated = 0
-    for corners, tile, confidence in zip(read.corners, read.found, read.confidence):
-        if confidence < UNREADABLE or tile.short_side > SQUARISH * tile.long_side:
-            continue
+    def down(corners: np.ndarray) -> bool:
         up = (corners[0] + corners[1]) / 2 - (corners[2] + corners[3]) / 2
-        elongated += 1
-        down += float(up[1]) > abs(float(up[0]))  # y points down the photo
-    return 2 * down > elongated
+        return float(up[1]) > abs(float(up[0]))  # y points down the photo
+
+    return _most_elongated(read, down)
 
 
 def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> RackReading:
