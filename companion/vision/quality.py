@@ -57,16 +57,8 @@ COLOURLESS = 1.5
 
 def check_colour(image: np.ndarray) -> None:
     """Refuse a black-and-white photo: its tiles' colours cannot be read."""
-    lab = cv2.cvtColor(shrunk(image), cv2.COLOR_BGR2LAB)
-    # the percentile lies between two of the chromas, so when more than the top 0.1% of them
-    # are COLOURLESS or more it is too: counted on the integer a, b (a chroma of 1.5 or more
-    # is a sum of squares of 4 or more), the common case, a photo in colour, is told at once
-    offsets = lab[..., 1:].reshape(-1, 2).astype(np.int32) - 128
-    squares = offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1]
-    lower = int(np.floor(0.999 * (len(squares) - 1)))  # the lower of the two, by rank
-    if np.count_nonzero(squares >= COLOURLESS ** 2) >= len(squares) - lower:
-        return
-    chroma = np.hypot(lab[..., 1].astype(np.float32) - 128, lab[..., 2].astype(np.float32) - 128)
+    lab = cv2.cvtColor(shrunk(image), cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     if float(np.percentile(chroma, 99.9)) < COLOURLESS:
         raise PhotoError(NO_COLOUR, "black_and_white")
 
