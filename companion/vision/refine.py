@@ -803,8 +803,7 @@ def _centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *
 
 def _discs(tiles: list[FoundTile]) -> np.ndarray:
     """Each tile's centre and reach (``_reach``), (N, 3)."""
-    boxes = np.array([(*tile.centre, *tile.size) for tile in tiles], np.float64).reshape(-1, 4)
-    return np.column_stack([boxes[:, :2], np.hypot(boxes[:, 2], boxes[:, 3]) / 2 + 1.0])
+    return np.array([(*tile.centre, _reach(tile)) for tile in tiles], np.float64).reshape(-1, 3)
 
 
 def _near(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
@@ -828,14 +827,7 @@ def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
         patch = source[max(0, y - reach):y + reach, max(0, x - reach):x + reach]
         if patch.size == 0:
             return float("inf")
-        # np.median's value (the mean of the middle two of an even count), by one partition
-        channels = patch.reshape(-1, 3).T
-        middle = channels.shape[1] // 2
-        odd = channels.shape[1] % 2
-        ordered = np.partition(channels, middle if odd else (middle - 1, middle), axis=1)
-        median = ordered[:, middle] if odd \
-            else (ordered[:, middle - 1].astype(np.float64) + ordered[:, middle]) / 2
-        medians.append(median.astype(np.uint8))
+        medians.append(np.median(patch.reshape(-1, 3), axis=0).astype(np.uint8))
     colours = cv2.cvtColor(np.stack(medians)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float64) \
         * (100 / 255, 1.0, 1.0)
     return float(np.linalg.norm(colours[0] - colours[1]))
