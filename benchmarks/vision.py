@@ -1,7 +1,8 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--real-racks] [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
+        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--real-racks]
+        [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
@@ -17,7 +18,10 @@ of rack photo a real evening brings (``--rack-kinds``) and, with ``--real-racks`
 on the labelled photos: the 24 of racks, and the table photos it must refuse. ``--shadows``
 measures photos with a shadow across the tiles: table and rack renders (an arm's soft shadow,
 a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a soft and a hard
-shadow cast across its labelled tiles. Speed: 12-megapixel JPEGs
+shadow cast across its labelled tiles. ``--valid-scaled`` reads `valid/` shrunk so its tiles
+are 40, 30, 24 and 18 px wide, several photos to a 640×640 JPEG (``benchmarks.scaled_set``: a
+wider shot's many small real tiles; ``--scaled-soft`` also blurred a little, JPEG quality 70).
+Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
 ``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
@@ -110,6 +114,7 @@ class Tally:
             "most confident misread": round(max(self.misread_confidence, default=0.0), 3),
             **{f"right tiles under {threshold}": sum(c < threshold for c in self.right_confidence)
                for threshold in (0.85, 0.9)},
+            "extra tiles": self.read_tiles - self.matched,
             "extra tiles not flagged": self.extra_confident,
             "jokers where no tile is (not flagged)":
                 f"{self.extra_jokers} ({self.extra_jokers_confident})",
@@ -274,6 +279,29 @@ def valid_shadowed(kinds: dict[str, Tally]) -> Tally:
             kinds[f"valid/, {kind}"].milliseconds.append(tally.milliseconds[-1])
             score(reading, truth, kinds[f"valid/, {kind}"])
     return tally
+
+
+def valid_scaled(tile_width: float, *, soft: bool = False, split: str = "valid") -> Tally:
+    """The `valid/` photos shrunk so their tiles are ``tile_width`` px wide, several to a
+    640×640 JPEG (``benchmarks.scaled_set``: a wider shot's many small real tiles), read from
+    their bytes through ``read_photo``. Their true sets are derived per canvas, as `valid/`'s."""
+    from benchmarks.scaled_set import scaled_canvases
+
+    tally = Tally()
+    for canvas in scaled_canvases(tile_width, soft=soft, split=split):
+        tiles = [TruthTile(tile, outline) for tile, outline in canvas.tiles]
+        truth = Truth(tiles, derive_sets(tiles), ordered=False)
+        started = time.perf_counter()
+        try:
+            reading: PhotoReading | None = read_photo(canvas.jpeg, preset=PRESSMAN)
+        except PhotoError:
+            reading = None
+        tally.milliseconds.append((time.perf_counter() - started) * 1000)
+        score(reading, truth, tally)
+    return tally
+
+
+SCALED_WIDTHS = "40,30,24,18"
 
 
 def synthetic(count: int, *, hard: bool = False,
@@ -704,6 +732,13 @@ def main() -> None:
                         help="take jokers beside sets, in the tile map and on re-outlined rack "
                              "boxes whatever the reader (to count the jokers a reader without "
                              "a 'no tile' output finds on bare table)")
+    parser.add_argument("--valid-scaled", nargs="?", const=SCALED_WIDTHS, default=None,
+                        metavar="WIDTHS",
+                        help="also valid/ shrunk so its tiles are these px wide (comma-separated; "
+                             f"default {SCALED_WIDTHS}), several photos to a 640×640 JPEG")
+    parser.add_argument("--scaled-soft", action="store_true",
+                        help="with --valid-scaled, also each size a little blurred and saved "
+                             "at JPEG quality 70 (a phone's wider shot)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -726,6 +761,11 @@ def main() -> None:
         tallies["valid/ (real photos)"] = valid_split()
     if args.train_split:
         tallies["train/ (real photos learned from)"] = valid_split("train")
+    for width in (args.valid_scaled.split(",") if args.valid_scaled else []):
+        tallies[f"valid/ scaled, tiles {width} px"] = valid_scaled(float(width))
+        if args.scaled_soft:
+            tallies[f"valid/ scaled, tiles {width} px, soft"] = valid_scaled(float(width),
+                                                                            soft=True)
     if args.synthetic:
         tallies[f"synthetic ({args.synthetic} photos)"] = synthetic(args.synthetic)
     kinds: dict[str, Tally] = {}
