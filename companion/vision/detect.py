@@ -18,6 +18,17 @@ WORK_SIZE = 512  # the photo's long side is scaled to this before detection (sid
 SMALL_TILE_WIDTH = 28  # tiles narrower than this at WORK_SIZE get a second, larger look
 TARGET_TILE_WIDTH = 32
 MAX_WORK_SIZE = 1024
+# When over this share of the tile map lies outside every found tile, the first look saw tiles
+# it could not tell apart: tiles about 14 px wide at WORK_SIZE come out as one box over a row of
+# them, whose width hides how small they are (`valid/` shrunk to 18 px tiles, 640 px photos:
+# 0.8 on a rack's row of 16 tiles found as one box). Every photo of `valid/`, the synthetic
+# sets and the shadows whose tiles are not small anyway is at 0.34 or less.
+UNCLAIMED_TILE_MAP = 0.5
+# ...and when no tile was found but this many map pixels say tile (a tile 12 px wide in a
+# 640 px photo covers about 35): a rack's row of 8 tiles 18 px wide gave no core at 512 px,
+# eight at 1024. No photo of an empty table (21 in `valid/` and `train/`, up to 448 such
+# pixels) gives a tile at 1024.
+UNSEEN_TILE_PIXELS = 32
 CORE_SCALE = 0.5  # as in training/train_detector.py
 CORE_THRESHOLD = 0.5
 TILE_THRESHOLD = 0.5
@@ -124,6 +135,7 @@ class Detection:
     found: list[FoundTile]
     tile_map: np.ndarray
     map_scale: float
+    unclaimed: float = 0.0  # the share of the tile map outside every found tile
 
 
 def find_tiles(image: np.ndarray) -> list[FoundTile]:
@@ -131,24 +143,37 @@ def find_tiles(image: np.ndarray) -> list[FoundTile]:
     return detect(image).found
 
 
-def detect(image: np.ndarray) -> Detection:
+def detect(image: np.ndarray, *, look_larger_when_empty: bool = True) -> Detection:
     """The tiles in a BGR photo and the tile map; photos of many small tiles are looked at a
     second time, larger.
 
     The detector learned tiles about 25–45 px wide in its input. When the tiles found at the
     usual working size are narrower than that, the photo is scaled up so they come out about
-    TARGET_TILE_WIDTH wide and searched again.
+    TARGET_TILE_WIDTH wide and searched again. When most of the tile map lies outside the
+    tiles found (UNCLAIMED_TILE_MAP), the tiles may be too small to be told apart at all: the
+    photo is searched again at MAX_WORK_SIZE, and that look is kept when it finds more tiles;
+    so is a photo in which no tile was found but the tile map marks some (UNSEEN_TILE_PIXELS),
+    unless ``look_larger_when_empty`` is false (an empty table with a shadow divided out of it
+    gave boxes of wood grain at MAX_WORK_SIZE).
     """
     detection = detect_at(image, WORK_SIZE)
     found = detection.found
     if not found:
-        return detection
+        if not look_larger_when_empty or np.count_nonzero(
+                detection.tile_map > TILE_THRESHOLD) < UNSEEN_TILE_PIXELS:
+            return detection
+        larger = detect_at(image, MAX_WORK_SIZE)
+        return larger if larger.found else detection
     to_work = WORK_SIZE / max(image.shape[:2])
     width = float(np.median([tile.short_side for tile in found])) * to_work
     if width < SMALL_TILE_WIDTH:
         size = min(MAX_WORK_SIZE, round(WORK_SIZE * TARGET_TILE_WIDTH / width / 32) * 32)
         if size > WORK_SIZE:
             return detect_at(image, size)
+    elif detection.unclaimed > UNCLAIMED_TILE_MAP:
+        larger = detect_at(image, MAX_WORK_SIZE)
+        if len(larger.found) > len(found):
+            return larger
     return detection
 
 
@@ -164,6 +189,7 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
     core_areas = np.bincount(cores.ravel(), minlength=count)[1:]
     typical = float(np.median(core_areas[core_areas >= 4])) if np.any(core_areas >= 4) else 0.0
     found = []
+    claimed = np.zeros(count, bool)
     region_pixels, core_pixels = _pixels_by_label(regions, count), _pixels_by_label(cores, count)
     core_map = masks[1].ravel()
     width = regions.shape[1]
@@ -179,7 +205,10 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
         centre = ((cx + 0.5) * to_photo, (cy + 0.5) * to_photo)
         score = float(core_map[core_pixels[label]].mean())
         found.append(FoundTile(centre, size, angle, score))
-    return Detection(found, masks[0], to_photo)
+        claimed[label] = True
+    tile = masks[0] > TILE_THRESHOLD
+    unclaimed = float(np.count_nonzero(tile & ~claimed[regions])) / max(np.count_nonzero(tile), 1)
+    return Detection(found, masks[0], to_photo, unclaimed)
 
 
 def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:

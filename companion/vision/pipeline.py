@@ -34,9 +34,11 @@ from companion.vision.light import (
 )
 from companion.vision.networks import NO_TILE
 from companion.vision.quality import (
+    TILES_TOO_SMALL,
     brightened,
     check_colour,
     check_readable,
+    check_tile_size,
     exposure_gain,
     poor_reading,
     shrunk,
@@ -81,6 +83,17 @@ BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, o
 SIX_OR_NINE = frozenset(index for index, tile in enumerate(TILE_CLASSES)
                         if tile.number in (6, 9))
 DOUBTED = 0.89
+# A 6 or a 9 under this tall (photo pixels) read the other way up from the tiles near it
+# (nearer than TURNED_REACH of its height) is held at DOUBTED (_turned_against_neighbours_doubted).
+# On larger tiles the reader tells which way up from the print itself: such 6s and 9s on
+# `valid/`, the synthetic sets and `valid/` shrunk to 30 px tiles (42–226 px tall) were all
+# read right.
+TURNED_SMALL = 40
+TURNED_REACH = 1.5
+# ...those whose number turned round is no number (a 1, an 8, an 11 looks the same either way
+# up: the reader's up for them comes from the same faint print as a 6's)
+ONE_WAY_UP = frozenset(index for index, tile in enumerate(TILE_CLASSES)
+                       if tile.number in (2, 3, 4, 5, 7, 10, 12, 13))
 # With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
 # the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
 UNSEEN_TILES = 0.07
@@ -202,7 +215,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         check_colour(small_copy)
         try:
             read, light = _found_and_read(photo, shade.applied(image), gain, shade,
-                                          upright=upright), shade
+                                          upright=upright, hidden=True), shade
         except PhotoError:
             raise nothing from None
     else:
@@ -228,7 +241,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not tile_like.any():
         raise _no_tiles(photo, small)
     check_readable(read.crops[tile_like], boxes.surest()[tile_like], threshold=LOW_CONFIDENCE,
-                   gain=gain)
+                   gain=gain, tile_width=float(np.median(
+                       [tile.short_side for tile, like in zip(boxes.found, tile_like) if like])))
     if small and poor_reading(boxes.surest()[tile_like], LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
     boxes = boxes.with_kept(second_outlines(
@@ -270,6 +284,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                                              photo.factor, shade)
     if not upright:
         confidence = _washed_out_doubted(confidence, corners, source, crop_factor)
+    check_tile_size(confidence, np.array([tile.short_side for tile in found]),
+                    threshold=LOW_CONFIDENCE)
     ranking = np.argsort(-probabilities, axis=1)
     return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
 
@@ -294,6 +310,33 @@ def _turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
     for index, face in zip(turned, faces):
         if face < IN_SHADOW * shade.lit_face:
             doubted[index] = min(float(doubted[index]), DOUBTED)
+    return doubted
+
+
+def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
+                                       centres: np.ndarray, ups: np.ndarray,
+                                       heights: np.ndarray) -> np.ndarray:
+    """The confidences with every small 6 and 9 (under TURNED_SMALL tall) read the other way
+    up from most of the tiles near it (centres within TURNED_REACH of its height, numbers that
+    only read one way up: ONE_WAY_UP) held at DOUBTED at most.
+
+    Tiles lying near each other on a table, and all tiles of a rack, lie the same way up,
+    and a 6 is a 9 turned round: which it is comes from which way up the reader sees the tile
+    (the print under the number). On small tiles that print is a pixel or two, and the reader
+    may see a 6 upside down as a 9, surely (`valid/` shrunk to 24 px tiles and softened: a
+    B6 on a rack read B9 at 0.94, the O5 under it read upright). Flagged, the user confirms
+    it."""
+    doubted = confidence
+    one_way = np.isin(best, list(ONE_WAY_UP))
+    for index in np.flatnonzero(np.isin(best, list(SIX_OR_NINE)) & (heights < TURNED_SMALL)):
+        distance = np.linalg.norm(centres - centres[index], axis=1)
+        near = (distance < TURNED_REACH * heights[index]) & (distance > 0) & one_way
+        if not near.any():
+            continue
+        against = int(np.count_nonzero(ups[near] @ ups[index] < 0))
+        if 2 * against > int(np.count_nonzero(near)) and doubted[index] > DOUBTED:
+            doubted = doubted.copy()
+            doubted[index] = DOUBTED
     return doubted
 
 
@@ -372,15 +415,24 @@ class _FirstReading:
 
 
 def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
-                    light: LightMap | None, *, upright: bool) -> _FirstReading:
+                    light: LightMap | None, *, upright: bool,
+                    hidden: bool = False) -> _FirstReading:
     """Find the tiles in ``image`` (``photo.image`` brightened by ``gain`` and lit by
-    ``light``) and read each once; PhotoError when none is found."""
+    ``light``) and read each once; PhotoError when none is found. ``hidden``: no tile was
+    found in the photo before ``light`` was divided out of it (detect's larger look at an
+    empty photo is not taken then)."""
     factor = photo.factor
-    detection = detect(image)
-    found = [tile.scaled(factor) for tile in detection.found]
-    found = [tile for tile in found if tile.short_side >= MIN_TILE_PIXELS]
+    detection = detect(image, look_larger_when_empty=not hidden)
+    seen = [tile.scaled(factor) for tile in detection.found]
+    found = [tile for tile in seen if tile.short_side >= MIN_TILE_PIXELS]
+    small = max(photo.width, photo.height) < SMALL_PHOTO
+    if not found and seen and not small:
+        # every tile found is too narrow to read: say so, not how to photograph a table (a
+        # thumbnail is answered with its own size)
+        raise PhotoError(TILES_TOO_SMALL.format(
+            width=round(float(np.median([tile.short_side for tile in seen])))), "too_small")
     if not found:
-        raise _no_tiles(photo, max(photo.width, photo.height) < SMALL_PHOTO)
+        raise _no_tiles(photo, small)
 
     def corners_of(tile: FoundTile) -> np.ndarray:
         corners = canonical_corners(tile.rect)
@@ -427,6 +479,8 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     heights = np.array([tile.long_side for tile in found])
     sets = group_into_sets(centres, np.array(ups), widths, heights)
     set_of = {index: number for number, meld in enumerate(sets) for index in meld}
+    read = replace(read, confidence=_turned_against_neighbours_doubted(
+        read.confidence, read.best, centres, np.array(ups), heights))
 
     tiles = tuple(replace(read.tile(i), set_index=set_of[i]) for i in range(len(found)))
     # number the tiles in set order, so tile indexes read like the table

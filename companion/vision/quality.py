@@ -19,6 +19,9 @@ TOO_DARK = ("the photo is too dark to read: more light, please (a lamp over the 
             "the flash), and take it again")
 TOO_BLURRED = ("the photo is too blurred to read: hold still (elbows on the table), let the "
                "phone focus on the tiles, and take it again")
+TILES_TOO_SMALL = ("the tiles are too small in this photo to read (about {width} pixels across): "
+                   "come closer, so the tiles fill the frame, or send the photo as the phone "
+                   "took it, not a smaller copy")
 NO_COLOUR = ("the photo is in black and white: the tiles' colours cannot be told apart; take it "
              "again in colour (no black-and-white filter)")
 
@@ -43,6 +46,13 @@ UNSURE_SHARE = 0.5  # only a photo whose tiles are mostly unsure is refused...
 # about 35 px wide) have most tiles unsure at 0.77–0.91 but every tile read right; renders
 # blurred until most tiles read wrong have it at 0.14–0.77.
 POOR_READING = 0.8
+# A poor reading of tiles narrower than this (the found tiles' median short side, in the
+# photo's pixels) is put down to their size, not to blur: their crops are blown up twice or
+# more, and a blown-up crop is never sharp. `valid/` shrunk to 640 px photos of 12–18 px tiles
+# (benchmarks/scaled_set.py; measured 13–21 px wide) read 2–80% right when poor; the crops of
+# those still sharp enough to pass for unblurred (0.32–0.38) were read anyway, 4–52% right.
+# At 24 px (measured 25–30) one photo in fourteen read poorly, a tilted rack of 8 tiles.
+SMALL_TILES = 24
 
 
 # Colour: the 99.9th percentile of the chroma (CIELab, distance from grey) of the photo shrunk
@@ -95,16 +105,32 @@ def poor_reading(confidence: np.ndarray, threshold: float) -> bool:
 
 
 def check_readable(crops: np.ndarray, confidence: np.ndarray, *, threshold: float,
-                   gain: float = 1.0) -> None:
+                   gain: float = 1.0, tile_width: float | None = None) -> None:
     """When most tiles were read unsure and the reading is poor, say whether darkness or blur
-    is to blame. ``crops`` were cut from the photo brightened by ``gain``."""
+    is to blame. ``crops`` were cut from the photo brightened by ``gain``. Tiles under
+    SMALL_TILES wide (``tile_width``: their median short side in the photo's pixels) are not
+    blamed on blur: their crops are blown up, never sharp (see ``check_tile_size``)."""
     if len(crops) == 0 or not poor_reading(confidence, threshold):
         return
     greys = [cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) for crop in crops]
     if float(np.median([np.median(grey) for grey in greys])) / gain < DARK_TILES:
         raise PhotoError(TOO_DARK, "too_dark")
+    if tile_width is not None and tile_width < SMALL_TILES:
+        return
     if float(np.median([sharpness(grey) for grey in greys])) < BLURRED:
         raise PhotoError(TOO_BLURRED, "too_blurred")
+
+
+def check_tile_size(confidence: np.ndarray, widths: np.ndarray, *, threshold: float) -> None:
+    """Refuse a reading that is poor (``poor_reading``) of tiles under SMALL_TILES wide
+    (``widths``: the tiles' short sides in the photo's pixels): they are too small to read.
+    Judged on the finished reading, after the second outlines and the boxes read as no tile
+    (a shadowed empty table's boxes, read at 0.1–0.4, are dropped as no tile before this)."""
+    if len(confidence) == 0 or not poor_reading(confidence, threshold):
+        return
+    width = float(np.median(widths))
+    if width < SMALL_TILES:
+        raise PhotoError(TILES_TOO_SMALL.format(width=round(width)), "too_small")
 
 
 def sharpness(grey: np.ndarray) -> float:
