@@ -90,6 +90,7 @@ DOUBTED = 0.89
 # read right.
 TURNED_SMALL = 40
 TURNED_REACH = 1.5
+ALIGNED = 0.7  # cosine: tiles lying one way, and a tile turned round from them
 # ...those whose number turned round is no number (a 1, an 8, an 11 looks the same either way
 # up: the reader's up for them comes from the same faint print as a 6's)
 ONE_WAY_UP = frozenset(index for index, tile in enumerate(TILE_CLASSES)
@@ -316,9 +317,9 @@ def _turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
 def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
                                        centres: np.ndarray, ups: np.ndarray,
                                        heights: np.ndarray) -> np.ndarray:
-    """The confidences with every small 6 and 9 (under TURNED_SMALL tall) read the other way
-    up from most of the tiles near it (centres within TURNED_REACH of its height, numbers that
-    only read one way up: ONE_WAY_UP) held at DOUBTED at most.
+    """The confidences with every small 6 and 9 (under TURNED_SMALL tall) read turned round
+    from the tiles near it (centres within TURNED_REACH of its height, numbers that only read
+    one way up: ONE_WAY_UP), when those lie one way, held at DOUBTED at most.
 
     Tiles lying near each other on a table, and all tiles of a rack, lie the same way up,
     and a 6 is a 9 turned round: which it is comes from which way up the reader sees the tile
@@ -333,8 +334,12 @@ def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
         near = (distance < TURNED_REACH * heights[index]) & (distance > 0) & one_way
         if not near.any():
             continue
-        against = int(np.count_nonzero(ups[near] @ ups[index] < 0))
-        if 2 * against > int(np.count_nonzero(near)) and doubted[index] > DOUBTED:
+        # the tiles near it lie one way (a set, a rack's row), the 6 or 9 turned round from them
+        # (tiles scattered every way say nothing of which way up it lies)
+        way = ups[near].sum(axis=0)
+        way /= np.linalg.norm(way) or 1.0
+        if (np.all(ups[near] @ way > ALIGNED) and float(ups[index] @ way) < -ALIGNED
+                and doubted[index] > DOUBTED):
             doubted = doubted.copy()
             doubted[index] = DOUBTED
     return doubted
