@@ -93,3 +93,17 @@ def test_renders_of_the_benchmark_harder_kinds_refuse_its_seeds(tmp_path) -> Non
         with pytest.raises(SystemExit):
             _render_hard_sets([seed], tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_blend_of_two_readers_lies_between_them() -> None:
+    from training.blend_readers import blended
+
+    start, tuned = TileReader(classes=56), TileReader(classes=56)
+    first = start.classify[-1].weight.detach().clone()
+    last = tuned.classify[-1].weight.detach().clone()
+    middle = blended(start, tuned, 0.5).classify[-1].weight.detach()
+    torch.testing.assert_close(middle, (first + last) / 2)
+    torch.testing.assert_close(blended(TileReader(classes=56), tuned, 1.0).state_dict()["classify.4.bias"],
+                               tuned.state_dict()["classify.4.bias"])
+    with pytest.raises(ValueError):
+        blended(start, tuned, 1.5)
