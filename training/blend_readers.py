@@ -7,8 +7,9 @@ A fine-tuning on renders of hard cases moves every weight some way from where th
 reader had it; the real photos it read before are read well by the shipped weights, the hard
 renders by the tuned ones. Taking each weight ``share`` of the way from the start to the
 tuned one (the two networks are one fine-tuning apart, so the weights between them still
-make a network) kept most of the fine-tuning's gain on the renders and lost none of the
-real photos it cost (see "reader fine-tuned on the harder kinds" in ``docs/vision.md``).
+make a network). Half way, it kept most of a fine-tuning's gain on the tuning renders and
+gave back the `valid/` tile the fine-tuning had cost, but the blend was not shipped (see
+"the reader fine-tuned on the harder kinds" in ``docs/vision.md``).
 Both networks must have the same outputs (with "no tile": 53 + 1 + 2).
 """
 
