@@ -7,6 +7,8 @@
         --first-seed 12000000 --out /tmp/companion-synthetic-hard
     .venv/bin/python -m training.render_synthetic --count 240 --racks \
         --first-seed 40000000 --out /tmp/companion-synthetic-racks
+    .venv/bin/python -m training.render_synthetic --hard-set-seed 20101 --hard-set-seed 20102 \
+        --out /tmp/companion-synthetic-hard-set
 
 Seeds start at 10 000 000 (or ``--first-seed``), far from the fixed benchmark set
 (``benchmarks/synthetic_set.py`` uses 2 026 000 onwards), so no benchmark photo is ever
@@ -18,6 +20,11 @@ depth of field, dense tables; the classic design in any of its faces), with othe
 kind of ``RACK_KINDS`` in turn, the rest plain racks; every tile in the frame is in the
 answer (on the rack, lying on the table, on a second rack). Their seeds must stay clear of
 the benchmark's rack sets (5 000 000 onwards, and 30 000 000 + 1000 a kind): 40 000 000 does.
+``--hard-set-seed S`` renders ``benchmarks.synthetic_set.hard_set(36, S)`` itself (the
+benchmark's harder kinds, in its proportions, its glare on every fourth render and its
+classic faces in turn; renders seeded ``1000 S`` onwards): S must be none of the
+benchmark's (2027, held out) nor the seeds tuned or checked on (3027–15027); 20 101 onwards
+are clear of every benchmark set.
 """
 
 from __future__ import annotations
@@ -47,8 +54,14 @@ def main() -> None:
                         help="close-ups, strong slant, depth of field, dense tables, every face")
     parser.add_argument("--racks", action="store_true",
                         help="rack photos (the kinds of RACK_KINDS and plain racks)")
+    parser.add_argument("--hard-set-seed", type=int, action="append", default=[],
+                        help="render hard_set(36, SEED) (the benchmark's harder kinds from "
+                             "another seed) instead; may be given more than once")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.hard_set_seed:
+        _render_hard_sets(args.hard_set_seed, args.out)
+        return
     if args.racks:
         _render_racks(args.count, args.first_seed, args.out)
         return
@@ -77,6 +90,20 @@ def _render_racks(count: int, first_seed: int, out: Path) -> None:
         _write(out / f"rack-{index:04d}", rendered.image,
                rendered.tiles + rendered.stray + rendered.others)
     print(f"wrote {count} rack renders to {out}")
+
+
+HELD_OUT_HARD_SEEDS = range(2027, 15028)  # the benchmark's (2027) and those tuned or checked on
+
+
+def _render_hard_sets(seeds: list[int], out: Path) -> None:
+    from benchmarks.synthetic_set import hard_set
+
+    for seed in seeds:
+        if seed in HELD_OUT_HARD_SEEDS:
+            raise SystemExit(f"seed {seed} is the benchmark's or one tuned on: take 20101 or more")
+        for index, rendered in enumerate(hard_set(36, seed)):
+            _write(out / f"hard-{seed}-{index:02d}", rendered.image, rendered.tiles)
+    print(f"wrote {36 * len(seeds)} renders of the harder kinds to {out}")
 
 
 def _write(stem: Path, image: np.ndarray, tiles: tuple[RenderedTile, ...]) -> None:

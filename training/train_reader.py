@@ -181,6 +181,39 @@ def detected_samples(samples: list[Sample], images: dict[str, np.ndarray]) -> li
     return found_samples
 
 
+def detected_samples_cached(samples: list[Sample], images: dict[str, np.ndarray],
+                            cache: Path | None) -> list[Sample]:
+    """``detected_samples``, kept in ``cache`` (a torch file, per picture) so a second run on
+    the same pictures does not run the detector over them again. Only as good as the
+    detector that filled it: delete the file when the shipped detector changes."""
+    if cache is None:
+        return detected_samples(samples, images)
+    known: dict[str, list[tuple[np.ndarray, int, np.ndarray]]] = (
+        torch.load(cache, weights_only=False) if cache.exists() else {})
+    wanted = {s.image_key for s in samples}
+    missing = [s for s in samples if s.image_key not in known]
+    if missing:
+        found = detected_samples(missing, images)
+        for key in {s.image_key for s in missing}:
+            known[key] = []
+        for sample in found:
+            known[sample.image_key].append((sample.polygon, sample.label, sample.up))
+        torch.save(known, cache)
+    return [Sample(key, polygon, label, up) for key in sorted(wanted)
+            for polygon, label, up in known[key]]
+
+
+def keep_first_blocks(model: TileReader, count: int) -> list[torch.nn.Parameter]:
+    """Keep the first ``count`` convolution blocks of the features as they are (no gradient);
+    returns the parameters left to learn. The first blocks see edges and strokes, which the
+    shipped reader already has; the later ones and the classifier tell the tiles apart."""
+    blocks = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
+    for block in blocks[:count]:
+        for parameter in block.parameters():
+            parameter.requires_grad_(False)
+    return [p for p in model.parameters() if p.requires_grad]
+
+
 def no_tile_samples(picture_tiles: dict[str, list[np.ndarray]], images: dict[str, np.ndarray],
                     per_picture: int, rng: np.random.Generator) -> list[Sample]:
     """``per_picture`` "no tile" boxes (at most) in each picture, given every labelled tile's
@@ -292,6 +325,11 @@ def main() -> None:
                         help="start from a reader.onnx (fine-tuning; batch norms kept fixed)")
     parser.add_argument("--detected", action="store_true",
                         help="also train on the shipped detector's outlines of the same tiles")
+    parser.add_argument("--detected-cache", type=Path,
+                        help="keep the detector's outlines of each picture in this file "
+                             "(reused by the next run; delete it when the detector changes)")
+    parser.add_argument("--keep-first-blocks", type=int, default=0,
+                        help="keep the first N convolution blocks as they were (of 7)")
     parser.add_argument("--light", action="store_true",
                         help="the cheaper reader (separable blocks at the two finest resolutions)")
     parser.add_argument("--teacher", type=Path,
@@ -322,9 +360,9 @@ def main() -> None:
     for extra in args.extra_synthetic:
         synthetic += synthetic_samples(extra, images)
     if args.detected:
-        train = train + detected_samples(train, images)
-        synthetic = synthetic + detected_samples(synthetic, images)
-        check = detected_samples(check, images)
+        train = train + detected_samples_cached(train, images, args.detected_cache)
+        synthetic = synthetic + detected_samples_cached(synthetic, images, args.detected_cache)
+        check = detected_samples_cached(check, images, args.detected_cache)
     print(f"{len(train)} real training tiles, {len(check)} held out, "
           f"{len(synthetic)} synthetic", flush=True)
     negatives: list[Sample] = []
@@ -373,6 +411,8 @@ def main() -> None:
     keep_norms = args.init_onnx is not None or teacher is not None
     trained = list(model.parameters())
     restore_tiles = None
+    if args.keep_first_blocks:
+        trained = keep_first_blocks(model, args.keep_first_blocks)
     if args.no_tile_only:
         # only the "no tile" output's row of the last layer learns: every tile's and the
         # orientation's output stays the shipped reader's, to the bit

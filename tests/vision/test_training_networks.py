@@ -71,3 +71,39 @@ def test_a_no_tile_output_is_added_after_the_tiles_and_changes_no_other_output()
     torch.testing.assert_close(after[:, 54:], before[:, 53:])
     # it starts out below every tile's output: nothing is "no tile" before it is taught
     assert (after[:, 53] < before[:, :53].max(dim=1).values).all()
+
+
+def test_blocks_kept_do_not_learn_and_the_rest_do() -> None:
+    from training.train_reader import keep_first_blocks
+
+    reader = TileReader(classes=56)
+    learned = keep_first_blocks(reader, 4)
+    blocks = [m for m in reader.features if isinstance(m, torch.nn.Sequential)]
+    assert len(blocks) == 7
+    assert not any(p.requires_grad for block in blocks[:4] for p in block.parameters())
+    assert all(p.requires_grad for block in blocks[4:] for p in block.parameters())
+    assert {id(p) for p in learned} == {id(p) for p in reader.parameters() if p.requires_grad}
+    assert any(p is reader.classify[-1].weight for p in learned)
+
+
+def test_renders_of_the_benchmark_harder_kinds_refuse_its_seeds(tmp_path) -> None:
+    from training.render_synthetic import _render_hard_sets
+
+    for seed in (2027, 3027, 15027):
+        with pytest.raises(SystemExit):
+            _render_hard_sets([seed], tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_blend_of_two_readers_lies_between_them() -> None:
+    from training.blend_readers import blended
+
+    start, tuned = TileReader(classes=56), TileReader(classes=56)
+    first = start.classify[-1].weight.detach().clone()
+    last = tuned.classify[-1].weight.detach().clone()
+    middle = blended(start, tuned, 0.5).classify[-1].weight.detach()
+    torch.testing.assert_close(middle, (first + last) / 2)
+    torch.testing.assert_close(blended(TileReader(classes=56), tuned, 1.0).state_dict()["classify.4.bias"],
+                               tuned.state_dict()["classify.4.bias"])
+    with pytest.raises(ValueError):
+        blended(start, tuned, 1.5)
