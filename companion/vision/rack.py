@@ -114,6 +114,20 @@ SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on
 # rack photo is taken for sideways when its tiles lie within 30° of across (see
 # read_rack_image); past that, a photo of a table's sets at a slant is as likely
 TURNED_LEAN = 30.0
+# a rack's other tier left out of the reading (its bar not found: seen from higher or lower
+# than the tiers were found at, or the photo upside down, the tier found standing on the
+# other's board): readable tiles (DOUBTFUL_BOX or surer) as large as the rack's (0.8–1.5 of
+# their height) standing as they stand (their up within 20° of the rack's), over the rack,
+# their middles where the other tier's stand on the black two-tier racks: 1.1–1.9 tile
+# heights above the top row's line, or 0.25–0.75 under the lowest row's (the lower tier's
+# tops reach the upper tier's line). Measured on the real racks turned, seen from higher and
+# lower, cropped and further off (benchmarks/rack_stress.py); the renders' tiles lying
+# about a rack, a second rack further off (2.0 tile heights up or more) and a set in front
+# (0.8 or more under) lie outside these bands.
+LEFT_OFF_ABOVE = (1.1, 1.9)
+LEFT_OFF_BELOW = (0.25, 0.75)
+LEFT_OFF_HEIGHTS = (0.8, 1.5)
+LEFT_OFF_UP_COS = np.cos(np.radians(20))
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,33 +196,47 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         readings = [reading for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)
                     if (reading := _read_turned(photo, turn, preset)) is not None]
         if readings:
+            # the tiles of a tier left off and added (``_read_upright``) do not count for it
             return max(readings, key=lambda reading: (
-                len(reading.tiles), sum(tile.confidence for tile in reading.tiles)))
+                len(reading[0].tiles) - reading[1], -reading[1],
+                sum(tile.confidence for tile in reading[0].tiles)))[0]
     try:
-        return _read_upright(photo, read, preset)
+        reading, left_off = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
         if no_rack.code != "no_rack" or not _upside_down(photo):
             raise
-        reading = _read_turned(photo, cv2.ROTATE_180, preset)
-        if reading is None:
+        turned = _read_turned(photo, cv2.ROTATE_180, preset)
+        if turned is None:
             raise
-        return reading
+        return turned[0]
+    if left_off:
+        # a rack's tier left out beside the tiers read: an upside-down photo shows one tier
+        # standing on the other's board, the other turned over on no bar of its own. Which
+        # way up the photo is remains a guess, so a 6 or a 9 read turned is unsure
+        turned = _read_turned(photo, cv2.ROTATE_180, preset)
+        if turned is not None and not turned[1] and len(turned[0].tiles) > len(reading.tiles):
+            return replace(turned[0], tiles=tuple(
+                replace(tile, low_confidence=True) if tile.tile.number in (6, 9) else tile
+                for tile in turned[0].tiles))
+    return reading
 
 
-def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset) -> RackReading | None:
+def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset
+                 ) -> tuple[RackReading, int] | None:
     """The rack read in the photo turned by ``turn`` (a ``cv2.ROTATE_*`` code), its outlines
-    put back in the photo as it came; None when no rack is found so, or when what is found
-    is not plainly a rack photo turned: more than half of the tiles found stand on the rack
-    (a sets' row on a table, its other sets about it, is no rack photo; a rack photo is of
-    the rack, and its turn is only guessed here)."""
+    put back in the photo as it came, and how many tiles left out were added to it
+    (``_read_upright``); None when no rack is found so, or when what is found is not plainly
+    a rack photo turned: more than half of the tiles found stand on the rack (a sets' row on
+    a table, its other sets about it, is no rack photo; a rack photo is of the rack, and its
+    turn is only guessed here), the tiles added not counted on it."""
     turned = _TurnedPhoto.of(photo, turn)
     try:
-        reading = _read_upright(turned, _found_upright(turned), preset)
+        reading, left_off = _read_upright(turned, _found_upright(turned), preset)
     except PhotoError:
         return None
-    if len(reading.tiles) <= len(reading.ignored):
+    if len(reading.tiles) - left_off <= len(reading.ignored) + left_off:
         return None
-    return _turned_back(reading, turn, photo.width, photo.height)
+    return _turned_back(reading, turn, photo.width, photo.height), left_off
 
 
 def _found_upright(photo: DecodedPhoto) -> ReadFound:
@@ -297,9 +325,12 @@ def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> Ra
                    ignored=tuple(back(outline) for outline in reading.ignored))
 
 
-def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset) -> RackReading:
+def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
+                  ) -> tuple[RackReading, int]:
     """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
-    no rack is found."""
+    no rack is found. Also how many tiles standing where a tier of the rack stands, left off
+    it, were added (``_left_off_tier``): every tile is then unsure (the rack was not seen
+    whole, and its value is not given as sure)."""
     width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
@@ -311,15 +342,78 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset) -> RackR
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
+    left_off = _left_off_tier(read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
+    if left_off:
+        rows = _with_left_off(read, rack_rows, rows, left_off, scale=1 / photo.factor)
+        on_rack |= {index for index, _ in left_off}
     tiles = tuple(replace(read.tile(index), set_index=row_number,
-                          low_confidence=read.tile(index).low_confidence or unsure)
+                          low_confidence=read.tile(index).low_confidence or unsure
+                          or bool(left_off))
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
     held = tuple(read.tile for read in tiles)
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
-                       jokers=sum(tile.is_joker for tile in held), preset=preset)
+                       jokers=sum(tile.is_joker for tile in held), preset=preset), len(left_off)
+
+
+def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
+                   ) -> list[tuple[int, int]]:
+    """The tiles standing where a tier of the rack stands, left off it: readable
+    (DOUBTFUL_BOX or surer), as large as the rack's tiles, upright as they are, over the bar
+    of the row they are measured from, and either where the other tier of a rack read as one
+    row would stand — just above it (LEFT_OFF_ABOVE) or just under it (LEFT_OFF_BELOW) — or,
+    on a rack of two rows, in the upper tier's band over the lower tier's bar. Each with the
+    rack row it belongs to: -1 for a new row above the rack's, ``len(rows)`` for a new one
+    under them. ``placed``: the tiles on this rack or on another one."""
+    top, lowest = rows[0], rows[-1]
+    up = -top.down
+    height = float(np.median([row.tile_height for row in rows]))
+    left_off = []
+    for i in range(len(read.found)):
+        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
+            continue
+        corners = read.corners[i] * scale
+        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
+        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+        if not (LEFT_OFF_HEIGHTS[0] <= own_height / height <= LEFT_OFF_HEIGHTS[1]
+                and float(own_up @ up) >= LEFT_OFF_UP_COS):
+            continue
+        centre = corners.mean(axis=0)
+        # (the row measured from, the row the tile goes to)
+        places = [(lowest, len(rows) - 2 if len(rows) > 1 else -1),
+                  (top, -1) if len(rows) > 1 else None]
+        for row, row_number in filter(None, places):
+            above = -float((centre - row.origin) @ row.down) / row.tile_height
+            along = float((centre - row.origin) @ row.right)
+            if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] \
+                    and row.extent[0] - row.tile_width <= along <= row.extent[1] + row.tile_width:
+                left_off.append((i, row_number))
+                break
+        else:
+            under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
+            along = float((centre - lowest.origin) @ lowest.right)
+            if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] \
+                    and lowest.extent[0] - lowest.tile_width <= along \
+                    <= lowest.extent[1] + lowest.tile_width:
+                left_off.append((i, len(rows)))
+    return left_off
+
+
+def _with_left_off(read: ReadFound, rack_rows: list[_Row], rows: list[list[int]],
+                   left_off: list[tuple[int, int]], *, scale: float) -> list[list[int]]:
+    """The rack's rows (tile indexes) with the tiles left off them (``_left_off_tier``) put
+    in the row each belongs to, a new row above or under them as needed, each row left to
+    right."""
+    above = [index for index, row in left_off if row < 0]
+    under = [index for index, row in left_off if row == len(rows)]
+    rows = [list(row) + [index for index, number in left_off if number == row_number]
+            for row_number, row in enumerate(rows)]
+    rows = ([above] if above else []) + rows + ([under] if under else [])
+    right = rack_rows[0].right
+    return [sorted(row, key=lambda i: float(read.corners[i].mean(axis=0) * scale @ right))
+            for row in rows]
 
 
 def _mostly_off_rack(read: ReadFound, on_rack: set[int], on_other_rack: set[int]) -> bool:

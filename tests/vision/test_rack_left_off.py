@@ -1,0 +1,83 @@
+"""A rack read in part is never shown as sure: real rack photos through the real pipeline.
+
+A black two-tier rack's upper tier stands on the lower tier's board; photographed upside down,
+or with the bar of one tier out of sight, one tier was found on its bar and the other left
+out, and the part was valued as if it were the whole rack, every tile sure. Now the tiles
+standing where the other tier stands are either read as a rack turned round, or added to the
+reading with every tile unsure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.core.presets import PRESSMAN
+from companion.core.scoring import rack_value
+from companion.vision import read_rack
+from companion.vision.classes import tile_from_dataset_name
+from tests.vision.conftest import jpeg_bytes, labelled_photo
+
+
+def photo_and_tiles(name_start: str) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
+    data, labels = labelled_photo(name_start)
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), labels
+
+
+@pytest.mark.parametrize("name_start", ["rummy3-2_", "rummy3-7_", "rummy3-13_", "rummy4-93_"])
+def test_an_upside_down_rack_found_in_part_is_read_turned_round(name_start: str) -> None:
+    """Upside down, these racks' upper tier stands on its bar and was read alone (rummy3-2:
+    O2 O13 of five tiles, valued 15 and shown sure); the lower tier stands turned over just
+    above it, so the photo is read turned a half turn, where both tiers stand on their bars."""
+    image, labels = photo_and_tiles(name_start)
+    reading = read_rack(jpeg_bytes(cv2.rotate(image, cv2.ROTATE_180)))
+    truth = [tile_from_dataset_name(name) for name, _ in labels]
+    assert Counter(reading.rack) == Counter(truth)
+    assert reading.rows == 2
+    assert reading.value == rack_value(tuple(truth), joker_penalty=PRESSMAN.joker_penalty)
+    # the photo's up is a guess: a 6 or a 9 is left for the player to confirm
+    assert all(read.low_confidence for read in reading.tiles if read.tile.number in (6, 9))
+
+
+def test_a_tier_whose_bar_was_not_seen_is_added_and_the_whole_rack_flagged() -> None:
+    """rummy3-10 cropped through the middle of its right end tile (O3, upper tier): the upper
+    tier's bar is no longer found, and B5 B9 were left out (value 7, shown sure). They stand
+    just above the lower tier, as large and upright as its tiles: they are added as the top
+    row and every tile is flagged, the crossed O3 not counted."""
+    image, labels = photo_and_tiles("rummy3-10_")
+    middles = [float(outline[:, 0].mean()) for _, outline in labels]
+    cut = round(max(middles))
+    reading = read_rack(jpeg_bytes(image[:, :cut]))
+    whole = Counter(tile_from_dataset_name(name) for name, outline in labels
+                    if (outline[:, 0] <= cut).all())
+    assert Counter(reading.rack) == whole
+    assert [str(read.tile) for read in reading.tiles if read.set_index == 0] == ["B5", "B9"]
+    assert all(read.low_confidence for read in reading.tiles)
+    assert reading.value == 21
+    assert len(reading.to_json()["ignored"]) == len(reading.ignored)
+
+
+def test_an_upright_rack_read_whole_is_not_flagged() -> None:
+    """The check leaves a rack read whole alone: rummy4-88 (thirteen tiles on two tiers)."""
+    image, labels = photo_and_tiles("rummy4-88_")
+    reading = read_rack(jpeg_bytes(image))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert not any(read.low_confidence for read in reading.tiles)
+
+
+@pytest.mark.parametrize(("name_start", "quality", "upper_tier"), [
+    ("rummy3-16_", 60, ["R7", "R9", "B13"]), ("rummy4-86_", 40, ["K2", "K13", "O3", "O3"])])
+def test_upper_tier_tiles_off_their_bar_over_the_lower_tier_are_added_and_flagged(
+        name_start: str, quality: int, upper_tier: list[str]) -> None:
+    """Saved at a low JPEG quality, part of these racks' upper tier (rummy3-16: R7 R9 at the
+    left, B13 alone at the right; rummy4-86: K2 K13 left of O3 O3) stood on no bar found and
+    was left out, the rest shown sure. Those tiles stand in the upper tier's band over the
+    lower tier's bar: they are put in the upper row, and every tile is flagged."""
+    image, labels = photo_and_tiles(name_start)
+    reading = read_rack(jpeg_bytes(image, quality))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert [str(read.tile) for read in reading.tiles if read.set_index == 0] == upper_tier
+    assert all(read.low_confidence for read in reading.tiles)
