@@ -69,6 +69,14 @@ def _rotated(angle: float) -> Transform:
     return transform
 
 
+def _quarter_turns(turn: int) -> Transform:
+    """Turned exactly (a ``cv2.ROTATE_*`` code): a phone held flat saving the photo sideways
+    or upside down."""
+    def transform(rack: LabelledRack):
+        return _same(rack, cv2.rotate(rack.image, turn))
+    return transform
+
+
 def _keystone(top: float, bottom: float, left: float, right: float) -> Transform:
     """A perspective: each edge of the photo shrunk by its share (0.2: a fifth), about its
     middle — the top shrunk is the photo taken from higher, the bottom from lower, a side
@@ -178,11 +186,12 @@ STRESS: dict[str, Transform] = {
     "turned -20°": _rotated(-20),
     "turned 30°": _rotated(30),
     "turned -40°": _rotated(-40),
-    "turned 90° (sideways)": _rotated(90),
+    "quarter turn clockwise": _quarter_turns(cv2.ROTATE_90_CLOCKWISE),
+    "quarter turn anticlockwise": _quarter_turns(cv2.ROTATE_90_COUNTERCLOCKWISE),
     "turned 140°": _rotated(140),
     "turned -160°": _rotated(-160),
     "turned 170°": _rotated(170),
-    "turned 180° (upside down)": _rotated(180),
+    "half turn (upside down)": _quarter_turns(cv2.ROTATE_180),
     "from higher (top 25% narrower)": _keystone(0.25, 0, 0, 0),
     "from lower (bottom 20% narrower)": _keystone(0, 0.2, 0, 0),
     "from the left (right 25% shorter)": _keystone(0, 0, 0, 0.25),
