@@ -106,6 +106,11 @@ LIFT_KERNEL = 15  # crop pixels (of 48 × 64): wider than a digit's stroke
 LEDGE_DEPTHS = (0.04, 0.08, 0.12)  # tile heights under the row's line: the ledge's top
 FACE_CHROMA = 12.0  # ΔE in a, b between a lifted slot's face and the lit faces'
 SLOT_PITCH = (0.9, 1.3)
+# under a row found on the lower tier's edge (its own ledge not seen) the "ledge" is the
+# lower tier, bright under its tiles and dark under its bare board: there a slot's face
+# under this share of the lit faces' is bare board, not a tile in a shadow (a black board
+# tinted blue by a cold light, lifted, read B8 surely)
+SLOT_DARKEST = 0.15
 # the detector's boxes of the lit tiles may run wide, and the pitch with them: a slot is
 # laid at these shifts along the row (tile widths) and these shares of the row's width
 SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
@@ -797,8 +802,13 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 # in the shade: the face darker than the lit faces, and the ledge under it
                 # darker than under the lit tiles (a gap's dark board is dark by its colour)
                 first_crop = crop_tile(source, boxes[0][1] / crop_factor)
-                if float(face_brightness(first_crop[None])[0]) >= IN_SHADOW * lit:
+                face = float(face_brightness(first_crop[None])[0])
+                if face >= IN_SHADOW * lit:
                     break
+                if not row.ledge_seen and face < SLOT_DARKEST * lit:
+                    misses += 1
+                    anchor = at
+                    continue
                 if lit_ledge is None:
                     lit_ledge = float(np.percentile(
                         [ledge(float((centres[i] - row.origin) @ row.right)) for i in sure], 80))

@@ -81,3 +81,15 @@ def test_upper_tier_tiles_off_their_bar_over_the_lower_tier_are_added_and_flagge
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
     assert [str(read.tile) for read in reading.tiles if read.set_index == 0] == upper_tier
     assert all(read.low_confidence for read in reading.tiles)
+
+
+def test_bare_black_board_beside_an_upper_tier_under_a_cold_light_is_no_tile() -> None:
+    """rummy4-88 under a cold light (red × 0.8, blue × 1.2): left of the upper tier's B3 the
+    walk for tiles a shadow hid took the bare black board for a tile in the shade (under an
+    upper tier found on the lower tier's edge, the "ledge" is the lower tier: bright under
+    its tiles, dark under its board), and lifted it read B8 surely — an unflagged extra
+    tile. A face that dark (under 0.15 of the lit faces) there is board."""
+    image, labels = photo_and_tiles("rummy4-88_")
+    cold = np.clip(image.astype(np.float32) * np.float32([1.2, 1.0, 0.8]), 0, 255)
+    reading = read_rack(jpeg_bytes(cold.round().astype(np.uint8), quality=95))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
