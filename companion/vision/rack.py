@@ -132,6 +132,7 @@ TURNED_LEAN = 30.0
 LEFT_OFF_ABOVE = (1.1, 1.9)
 LEFT_OFF_BELOW = (0.25, 0.75)
 LEFT_OFF_HEIGHTS = (0.8, 1.5)
+LEFT_OFF_PAST_END = 0.5  # tile heights past the end of the bar the tile stands over
 LEFT_OFF_UP_COS = np.cos(np.radians(20))
 
 
@@ -198,13 +199,14 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     read = _found_upright(photo)
     if _lying_across(read):
-        readings = [reading for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)
-                    if (reading := _read_turned(photo, turn, preset)) is not None]
-        if readings:
+        sideways = [candidate for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE,
+                                           cv2.ROTATE_90_CLOCKWISE)
+                    if (candidate := _read_turned(photo, turn, preset)) is not None]
+        if sideways:
             # the tiles of a tier left off and added (``_read_upright``) do not count for it
-            return max(readings, key=lambda reading: (
-                len(reading[0].tiles) - reading[1], -reading[1],
-                sum(tile.confidence for tile in reading[0].tiles)))[0]
+            return max(sideways, key=lambda candidate: (
+                len(candidate[0].tiles) - candidate[1], -candidate[1],
+                sum(tile.confidence for tile in candidate[0].tiles)))[0]
     try:
         reading, left_off = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
@@ -392,16 +394,17 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
         for row, row_number in filter(None, places):
             above = -float((centre - row.origin) @ row.down) / row.tile_height
             along = float((centre - row.origin) @ row.right)
+            reach = LEFT_OFF_PAST_END * row.tile_height
             if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] \
-                    and row.extent[0] - row.tile_width <= along <= row.extent[1] + row.tile_width:
+                    and row.extent[0] - reach <= along <= row.extent[1] + reach:
                 left_off.append((i, row_number))
                 break
         else:
             under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
             along = float((centre - lowest.origin) @ lowest.right)
+            reach = LEFT_OFF_PAST_END * lowest.tile_height
             if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] \
-                    and lowest.extent[0] - lowest.tile_width <= along \
-                    <= lowest.extent[1] + lowest.tile_width:
+                    and lowest.extent[0] - reach <= along <= lowest.extent[1] + reach:
                 left_off.append((i, len(rows)))
     return left_off
 
