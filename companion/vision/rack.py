@@ -337,7 +337,8 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
     no rack is found. Also how many tiles standing where a tier of the rack stands, left off
     it, were added (``_left_off_tier``): every tile is then unsure (the rack was not seen
-    whole, and its value is not given as sure)."""
+    whole, and its value is not given as sure), as it is when a box read as a tile stands
+    among the rack's tiles, left off them (``_box_among_tiles``)."""
     width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
@@ -353,9 +354,10 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     if left_off:
         rows = _with_left_off(read, rack_rows, rows, left_off, scale=1 / photo.factor)
         on_rack |= {index for index, _ in left_off}
+    doubtful = unsure or bool(left_off) or _box_among_tiles(
+        read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
     tiles = tuple(replace(read.tile(index), set_index=row_number,
-                          low_confidence=read.tile(index).low_confidence or unsure
-                          or bool(left_off))
+                          low_confidence=read.tile(index).low_confidence or doubtful)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
@@ -407,6 +409,17 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
                     and lowest.extent[0] - reach <= along <= lowest.extent[1] + reach:
                 left_off.append((i, len(rows)))
     return left_off
+
+
+def _box_among_tiles(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
+                     ) -> bool:
+    """Whether a box read at DOUBTFUL_BOX or surer stands in a rack row's band, over its
+    bar, and is on no rack (``placed``): something there was not read as one of the rack's
+    tiles (a box over two tiles of which one was read again and the other not, a tile a
+    shadow hid read unsure), so the tiles read may not be all of them."""
+    return any(read.confidence[i] >= DOUBTFUL_BOX
+               and any(_in_band(row, read.corners[i].mean(axis=0) * scale) for row in rows)
+               for i in range(len(read.found)) if i not in placed)
 
 
 def _with_left_off(read: ReadFound, rack_rows: list[_Row], rows: list[list[int]],
