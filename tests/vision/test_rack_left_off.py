@@ -106,3 +106,18 @@ def test_a_box_read_as_a_tile_among_the_racks_tiles_but_left_off_flags_the_rack(
     whole = Counter(tile_from_dataset_name(name) for name, outline in labels
                     if (outline[:, 0] <= cut).all())
     assert Counter(reading.rack) == whole or all(read.low_confidence for read in reading.tiles)
+
+
+def test_an_upper_tier_tile_just_past_the_end_of_the_bar_seen_is_added() -> None:
+    """rummy3-18 (B2 alone on the lower tier, O6 alone on the upper, three tile widths to its
+    right) shrunk to 65% of the frame: the lower tier's bar was seen to run 8 px short of
+    O6's middle, so O6 was left out (value 2, shown sure). A tile standing in a tier's band
+    within half a tile height past the end of the bar is counted, and the rack flagged."""
+    image, labels = photo_and_tiles("rummy3-18_")
+    height, width = image.shape[:2]
+    share = 0.65
+    matrix = np.float32([[share, 0, width * (1 - share) / 2], [0, share, height * (1 - share) / 2]])
+    further = cv2.warpAffine(image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE)
+    reading = read_rack(jpeg_bytes(further, quality=95))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert all(read.low_confidence for read in reading.tiles)
