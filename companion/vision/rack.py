@@ -141,7 +141,10 @@ class RackReading:
     """The tiles standing on one rack (top row first, each row left to right) and their value.
 
     ``tiles[i].set_index`` is the tile's row (0 top). ``ignored`` holds the outlines of the
-    tiles found elsewhere in the photo.
+    tiles found elsewhere in the photo. ``seen_whole`` is False when the rack may not have
+    been read whole (tiles standing where a tier of it stands were left off it and added, a
+    box read as a tile stands among its tiles left off them, or another row may be the
+    player's rack): every tile is then unsure, and the player checks them against the photo.
     """
 
     width: int
@@ -151,6 +154,7 @@ class RackReading:
     value: int
     jokers: int
     preset: Preset = PRESSMAN
+    seen_whole: bool = True
 
     @property
     def rack(self) -> tuple[Tile, ...]:
@@ -172,6 +176,7 @@ class RackReading:
             "jokers": self.jokers,
             "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
             "preset": self.preset.key,
+            "seen_whole": self.seen_whole,
         }
 
 
@@ -364,7 +369,8 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     held = tuple(read.tile for read in tiles)
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
-                       jokers=sum(tile.is_joker for tile in held), preset=preset), len(left_off)
+                       jokers=sum(tile.is_joker for tile in held), preset=preset,
+                       seen_whole=not doubtful), len(left_off)
 
 
 def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float

@@ -57,7 +57,7 @@ def test_a_tier_whose_bar_was_not_seen_is_added_and_the_whole_rack_flagged() -> 
     assert [str(read.tile) for read in reading.tiles if read.set_index == 0] == ["B5", "B9"]
     assert all(read.low_confidence for read in reading.tiles)
     assert reading.value == 21
-    assert len(reading.to_json()["ignored"]) == len(reading.ignored)
+    assert reading.to_json()["seen_whole"] is False
 
 
 def test_an_upright_rack_read_whole_is_not_flagged() -> None:
@@ -66,6 +66,7 @@ def test_an_upright_rack_read_whole_is_not_flagged() -> None:
     reading = read_rack(jpeg_bytes(image))
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
     assert not any(read.low_confidence for read in reading.tiles)
+    assert reading.to_json()["seen_whole"] is True
 
 
 @pytest.mark.parametrize(("name_start", "quality", "upper_tier"), [
