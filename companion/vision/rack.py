@@ -195,9 +195,12 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     way, and the reading with the most tiles on the rack is taken (turned the wrong way, the
     rack stands upside down: its tiles stand on no bar, and what is found there, if
     anything, is a part of them); the photo as it came is read only when neither finds a
-    rack. Upside down, no rack is found under the tiles: when more than half of them read
-    upside down by the reader's own sense of a tile's up (reading them at any turn, as a
-    table's), the photo is read turned a half turn. A turned reading's outlines are given
+    rack. Upside down, no rack is found under the tiles: the photo is read turned a half
+    turn, and that reading is taken when more than half of the tiles read upside down by the
+    reader's own sense of a tile's up (reading them at any turn, as a table's), or when it
+    finds two tiers on their bars, none left off and no tile elsewhere (its 6s and 9s
+    unsure). A rack found in part beside a tier left off is read turned too (see
+    ``_read_upright``). A turned reading's outlines are given
     back in the photo as it came.
     """
     if isinstance(photo, np.ndarray):
@@ -215,22 +218,34 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     try:
         reading, left_off = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
-        if no_rack.code != "no_rack" or not _upside_down(photo):
+        if no_rack.code != "no_rack":
             raise
         turned = _read_turned(photo, cv2.ROTATE_180, preset)
         if turned is None:
             raise
-        return turned[0]
+        if _upside_down(photo):
+            return turned[0]
+        # whatever the reader's own sense of up says, two tiers on their bars turned round,
+        # none left off and no tile elsewhere, are a two-tier rack photographed upside down
+        if turned[0].rows != 2 or turned[1] or turned[0].ignored:
+            raise
+        return _six_and_nine_unsure(turned[0])
     if left_off:
         # a rack's tier left out beside the tiers read: an upside-down photo shows one tier
         # standing on the other's board, the other turned over on no bar of its own. Which
         # way up the photo is remains a guess, so a 6 or a 9 read turned is unsure
         turned = _read_turned(photo, cv2.ROTATE_180, preset)
         if turned is not None and not turned[1] and len(turned[0].tiles) > len(reading.tiles):
-            return replace(turned[0], tiles=tuple(
-                replace(tile, low_confidence=True) if tile.tile.number in (6, 9) else tile
-                for tile in turned[0].tiles))
+            return _six_and_nine_unsure(turned[0])
     return reading
+
+
+def _six_and_nine_unsure(reading: RackReading) -> RackReading:
+    """The reading with every 6 and 9 unsure: which way up the photo is was guessed from
+    where the rack's tiers were found, and a 6 turned round is a 9."""
+    return replace(reading, tiles=tuple(
+        replace(tile, low_confidence=True) if tile.tile.number in (6, 9) else tile
+        for tile in reading.tiles))
 
 
 def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset

@@ -122,3 +122,18 @@ def test_an_upper_tier_tile_just_past_the_end_of_the_bar_seen_is_added() -> None
     reading = read_rack(jpeg_bytes(further, quality=95))
     assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
     assert all(read.low_confidence for read in reading.tiles)
+
+
+@pytest.mark.parametrize("degrees", [170, -160, 140])
+def test_a_rack_upside_down_and_a_little_turned_with_no_rack_found_is_read_turned_round(
+        degrees: float) -> None:
+    """rummy3-13 (six tiles over two) turned 170°, −160° or 140°: no rack was found as it came
+    and the reader's own sense of up did not call most tiles upside down, so it was refused.
+    Turned a half turn, both tiers stand on their bars, no tile is left off or elsewhere:
+    it is read so."""
+    from tests.vision.test_rack import turned
+
+    image, labels = photo_and_tiles("rummy3-13_")
+    reading = read_rack(jpeg_bytes(turned(image, degrees)))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert reading.rows == 2
