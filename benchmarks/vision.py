@@ -1,7 +1,7 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--real-racks]
+        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--real-racks] [--real-racks-stress]
         [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
@@ -726,6 +726,10 @@ def main() -> None:
                              "default is the fixed, held-out set")
     parser.add_argument("--real-racks", action="store_true",
                         help="the rack reader on the real labelled photos (racks and tables)")
+    parser.add_argument("--real-racks-stress", action="store_true",
+                        help="the 24 real rack photos turned, seen at a slant, further off, "
+                             "blurred, compressed, mis-exposed, tinted and cropped "
+                             "(benchmarks/rack_stress.py)")
     parser.add_argument("--train-split", action="store_true",
                         help="also the 537 train/ photos (what the networks learned from)")
     parser.add_argument("--jokers-anywhere", action="store_true",
@@ -834,6 +838,12 @@ def main() -> None:
         if args.shadows:
             results["real racks with a shadow cast"] = cast = real_racks_shadowed()
             print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
+    if args.real_racks_stress:
+        from benchmarks.rack_stress import stress
+        results["real racks, stress"] = by_change = stress()
+        print("== the real rack photos changed as a phone at a table changes them (24 each)")
+        for change, summary in by_change.items():
+            print(f"  {change:36s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if not args.skip_speed:
         results["12 MP"] = twelve_megapixels()
         print("== 12-megapixel photo")

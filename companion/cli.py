@@ -239,6 +239,9 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
     jokers = f" ({reading.jokers} joker{'s' * (reading.jokers != 1)} at " \
              f"{reading.preset.joker_penalty})" if reading.jokers else ""
     click.echo(f"Value: {reading.value}{jokers}")
+    if not reading.seen_whole:
+        click.echo("Not sure the whole rack was read: check every tile against the photo, or "
+                   "retake it from the front with the whole rack upright in the frame.")
     for number, read in enumerate(reading.tiles, start=1):
         if read.low_confidence:
             click.echo(f"Unsure: tile {number} read as {read.tile} ({read.confidence:.0%} sure).")

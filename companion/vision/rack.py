@@ -106,6 +106,11 @@ LIFT_KERNEL = 15  # crop pixels (of 48 × 64): wider than a digit's stroke
 LEDGE_DEPTHS = (0.04, 0.08, 0.12)  # tile heights under the row's line: the ledge's top
 FACE_CHROMA = 12.0  # ΔE in a, b between a lifted slot's face and the lit faces'
 SLOT_PITCH = (0.9, 1.3)
+# under a row found on the lower tier's edge (its own ledge not seen) the "ledge" is the
+# lower tier, bright under its tiles and dark under its bare board: there a slot's face
+# under this share of the lit faces' is bare board, not a tile in a shadow (a black board
+# tinted blue by a cold light, lifted, read B8 surely)
+SLOT_DARKEST = 0.15
 # the detector's boxes of the lit tiles may run wide, and the pitch with them: a slot is
 # laid at these shifts along the row (tile widths) and these shares of the row's width
 SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
@@ -114,6 +119,21 @@ SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on
 # rack photo is taken for sideways when its tiles lie within 30° of across (see
 # read_rack_image); past that, a photo of a table's sets at a slant is as likely
 TURNED_LEAN = 30.0
+# a rack's other tier left out of the reading (its bar not found: seen from higher or lower
+# than the tiers were found at, or the photo upside down, the tier found standing on the
+# other's board): readable tiles (DOUBTFUL_BOX or surer) as large as the rack's (0.8–1.5 of
+# their height) standing as they stand (their up within 20° of the rack's), over the rack,
+# their middles where the other tier's stand on the black two-tier racks: 1.1–1.9 tile
+# heights above the top row's line, or 0.25–0.75 under the lowest row's (the lower tier's
+# tops reach the upper tier's line). Measured on the real racks turned, seen from higher and
+# lower, cropped and further off (benchmarks/rack_stress.py); the renders' tiles lying
+# about a rack, a second rack further off (2.0 tile heights up or more) and a set in front
+# (0.8 or more under) lie outside these bands.
+LEFT_OFF_ABOVE = (1.1, 1.9)
+LEFT_OFF_BELOW = (0.25, 0.75)
+LEFT_OFF_HEIGHTS = (0.8, 1.5)
+LEFT_OFF_PAST_END = 0.5  # tile heights past the end of the bar the tile stands over
+LEFT_OFF_UP_COS = np.cos(np.radians(20))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +141,10 @@ class RackReading:
     """The tiles standing on one rack (top row first, each row left to right) and their value.
 
     ``tiles[i].set_index`` is the tile's row (0 top). ``ignored`` holds the outlines of the
-    tiles found elsewhere in the photo.
+    tiles found elsewhere in the photo. ``seen_whole`` is False when the rack may not have
+    been read whole (tiles standing where a tier of it stands were left off it and added, a
+    box read as a tile stands among its tiles left off them, or another row may be the
+    player's rack): every tile is then unsure, and the player checks them against the photo.
     """
 
     width: int
@@ -131,6 +154,7 @@ class RackReading:
     value: int
     jokers: int
     preset: Preset = PRESSMAN
+    seen_whole: bool = True
 
     @property
     def rack(self) -> tuple[Tile, ...]:
@@ -152,6 +176,7 @@ class RackReading:
             "jokers": self.jokers,
             "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
             "preset": self.preset.key,
+            "seen_whole": self.seen_whole,
         }
 
 
@@ -170,45 +195,75 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     way, and the reading with the most tiles on the rack is taken (turned the wrong way, the
     rack stands upside down: its tiles stand on no bar, and what is found there, if
     anything, is a part of them); the photo as it came is read only when neither finds a
-    rack. Upside down, no rack is found under the tiles: when more than half of them read
-    upside down by the reader's own sense of a tile's up (reading them at any turn, as a
-    table's), the photo is read turned a half turn. A turned reading's outlines are given
+    rack. Upside down, no rack is found under the tiles: the photo is read turned a half
+    turn, and that reading is taken when more than half of the tiles read upside down by the
+    reader's own sense of a tile's up (reading them at any turn, as a table's), or when it
+    finds two tiers on their bars, none left off and no tile elsewhere (its 6s and 9s
+    unsure). A rack found in part beside a tier left off is read turned too (see
+    ``_read_upright``). A turned reading's outlines are given
     back in the photo as it came.
     """
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     read = _found_upright(photo)
     if _lying_across(read):
-        readings = [reading for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)
-                    if (reading := _read_turned(photo, turn, preset)) is not None]
-        if readings:
-            return max(readings, key=lambda reading: (
-                len(reading.tiles), sum(tile.confidence for tile in reading.tiles)))
+        sideways = [candidate for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE,
+                                           cv2.ROTATE_90_CLOCKWISE)
+                    if (candidate := _read_turned(photo, turn, preset)) is not None]
+        if sideways:
+            # the tiles of a tier left off and added (``_read_upright``) do not count for it
+            return max(sideways, key=lambda candidate: (
+                len(candidate[0].tiles) - candidate[1], -candidate[1],
+                sum(tile.confidence for tile in candidate[0].tiles)))[0]
     try:
-        return _read_upright(photo, read, preset)
+        reading, left_off = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
-        if no_rack.code != "no_rack" or not _upside_down(photo):
+        if no_rack.code != "no_rack":
             raise
-        reading = _read_turned(photo, cv2.ROTATE_180, preset)
-        if reading is None:
+        turned = _read_turned(photo, cv2.ROTATE_180, preset)
+        if turned is None:
             raise
-        return reading
+        if _upside_down(photo):
+            return turned[0]
+        # whatever the reader's own sense of up says, two tiers on their bars turned round,
+        # none left off and no tile elsewhere, are a two-tier rack photographed upside down
+        if turned[0].rows != 2 or turned[1] or turned[0].ignored:
+            raise
+        return _six_and_nine_unsure(turned[0])
+    if left_off:
+        # a rack's tier left out beside the tiers read: an upside-down photo shows one tier
+        # standing on the other's board, the other turned over on no bar of its own. Which
+        # way up the photo is remains a guess, so a 6 or a 9 read turned is unsure
+        turned = _read_turned(photo, cv2.ROTATE_180, preset)
+        if turned is not None and not turned[1] and len(turned[0].tiles) > len(reading.tiles):
+            return _six_and_nine_unsure(turned[0])
+    return reading
 
 
-def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset) -> RackReading | None:
+def _six_and_nine_unsure(reading: RackReading) -> RackReading:
+    """The reading with every 6 and 9 unsure: which way up the photo is was guessed from
+    where the rack's tiers were found, and a 6 turned round is a 9."""
+    return replace(reading, tiles=tuple(
+        replace(tile, low_confidence=True) if tile.tile.number in (6, 9) else tile
+        for tile in reading.tiles))
+
+
+def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset
+                 ) -> tuple[RackReading, int] | None:
     """The rack read in the photo turned by ``turn`` (a ``cv2.ROTATE_*`` code), its outlines
-    put back in the photo as it came; None when no rack is found so, or when what is found
-    is not plainly a rack photo turned: more than half of the tiles found stand on the rack
-    (a sets' row on a table, its other sets about it, is no rack photo; a rack photo is of
-    the rack, and its turn is only guessed here)."""
+    put back in the photo as it came, and how many tiles left out were added to it
+    (``_read_upright``); None when no rack is found so, or when what is found is not plainly
+    a rack photo turned: more than half of the tiles found stand on the rack (a sets' row on
+    a table, its other sets about it, is no rack photo; a rack photo is of the rack, and its
+    turn is only guessed here), the tiles added not counted on it."""
     turned = _TurnedPhoto.of(photo, turn)
     try:
-        reading = _read_upright(turned, _found_upright(turned), preset)
+        reading, left_off = _read_upright(turned, _found_upright(turned), preset)
     except PhotoError:
         return None
-    if len(reading.tiles) <= len(reading.ignored):
+    if len(reading.tiles) - left_off <= len(reading.ignored) + left_off:
         return None
-    return _turned_back(reading, turn, photo.width, photo.height)
+    return _turned_back(reading, turn, photo.width, photo.height), left_off
 
 
 def _found_upright(photo: DecodedPhoto) -> ReadFound:
@@ -297,9 +352,13 @@ def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> Ra
                    ignored=tuple(back(outline) for outline in reading.ignored))
 
 
-def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset) -> RackReading:
+def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
+                  ) -> tuple[RackReading, int]:
     """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
-    no rack is found."""
+    no rack is found. Also how many tiles standing where a tier of the rack stands, left off
+    it, were added (``_left_off_tier``): every tile is then unsure (the rack was not seen
+    whole, and its value is not given as sure), as it is when a box read as a tile stands
+    among the rack's tiles, left off them (``_box_among_tiles``)."""
     width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
@@ -311,15 +370,92 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset) -> RackR
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
+    left_off = _left_off_tier(read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
+    if left_off:
+        rows = _with_left_off(read, rack_rows, rows, left_off, scale=1 / photo.factor)
+        on_rack |= {index for index, _ in left_off}
+    doubtful = unsure or bool(left_off) or _box_among_tiles(
+        read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
     tiles = tuple(replace(read.tile(index), set_index=row_number,
-                          low_confidence=read.tile(index).low_confidence or unsure)
+                          low_confidence=read.tile(index).low_confidence or doubtful)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
     held = tuple(read.tile for read in tiles)
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
-                       jokers=sum(tile.is_joker for tile in held), preset=preset)
+                       jokers=sum(tile.is_joker for tile in held), preset=preset,
+                       seen_whole=not doubtful), len(left_off)
+
+
+def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
+                   ) -> list[tuple[int, int]]:
+    """The tiles standing where a tier of the rack stands, left off it: readable
+    (DOUBTFUL_BOX or surer), as large as the rack's tiles, upright as they are, over the bar
+    of the row they are measured from, and either where the other tier of a rack read as one
+    row would stand — just above it (LEFT_OFF_ABOVE) or just under it (LEFT_OFF_BELOW) — or,
+    on a rack of two rows, in the upper tier's band over the lower tier's bar. Each with the
+    rack row it belongs to: -1 for a new row above the rack's, ``len(rows)`` for a new one
+    under them. ``placed``: the tiles on this rack or on another one."""
+    top, lowest = rows[0], rows[-1]
+    up = -top.down
+    height = float(np.median([row.tile_height for row in rows]))
+    left_off = []
+    for i in range(len(read.found)):
+        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
+            continue
+        corners = read.corners[i] * scale
+        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
+        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+        if not (LEFT_OFF_HEIGHTS[0] <= own_height / height <= LEFT_OFF_HEIGHTS[1]
+                and float(own_up @ up) >= LEFT_OFF_UP_COS):
+            continue
+        centre = corners.mean(axis=0)
+        # (the row measured from, the row the tile goes to)
+        places = [(lowest, len(rows) - 2 if len(rows) > 1 else -1),
+                  (top, -1) if len(rows) > 1 else None]
+        for row, row_number in filter(None, places):
+            above = -float((centre - row.origin) @ row.down) / row.tile_height
+            along = float((centre - row.origin) @ row.right)
+            reach = LEFT_OFF_PAST_END * row.tile_height
+            if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] \
+                    and row.extent[0] - reach <= along <= row.extent[1] + reach:
+                left_off.append((i, row_number))
+                break
+        else:
+            under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
+            along = float((centre - lowest.origin) @ lowest.right)
+            reach = LEFT_OFF_PAST_END * lowest.tile_height
+            if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] \
+                    and lowest.extent[0] - reach <= along <= lowest.extent[1] + reach:
+                left_off.append((i, len(rows)))
+    return left_off
+
+
+def _box_among_tiles(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
+                     ) -> bool:
+    """Whether a box read at DOUBTFUL_BOX or surer stands in a rack row's band, over its
+    bar, and is on no rack (``placed``): something there was not read as one of the rack's
+    tiles (a box over two tiles of which one was read again and the other not, a tile a
+    shadow hid read unsure), so the tiles read may not be all of them."""
+    return any(read.confidence[i] >= DOUBTFUL_BOX
+               and any(_in_band(row, read.corners[i].mean(axis=0) * scale) for row in rows)
+               for i in range(len(read.found)) if i not in placed)
+
+
+def _with_left_off(read: ReadFound, rack_rows: list[_Row], rows: list[list[int]],
+                   left_off: list[tuple[int, int]], *, scale: float) -> list[list[int]]:
+    """The rack's rows (tile indexes) with the tiles left off them (``_left_off_tier``) put
+    in the row each belongs to, a new row above or under them as needed, each row left to
+    right."""
+    above = [index for index, row in left_off if row < 0]
+    under = [index for index, row in left_off if row == len(rows)]
+    rows = [list(row) + [index for index, number in left_off if number == row_number]
+            for row_number, row in enumerate(rows)]
+    rows = ([above] if above else []) + rows + ([under] if under else [])
+    right = rack_rows[0].right
+    return [sorted(row, key=lambda i: float(read.corners[i].mean(axis=0) * scale @ right))
+            for row in rows]
 
 
 def _mostly_off_rack(read: ReadFound, on_rack: set[int], on_other_rack: set[int]) -> bool:
@@ -703,8 +839,13 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 # in the shade: the face darker than the lit faces, and the ledge under it
                 # darker than under the lit tiles (a gap's dark board is dark by its colour)
                 first_crop = crop_tile(source, boxes[0][1] / crop_factor)
-                if float(face_brightness(first_crop[None])[0]) >= IN_SHADOW * lit:
+                face = float(face_brightness(first_crop[None])[0])
+                if face >= IN_SHADOW * lit:
                     break
+                if not row.ledge_seen and face < SLOT_DARKEST * lit:
+                    misses += 1
+                    anchor = at
+                    continue
                 if lit_ledge is None:
                     lit_ledge = float(np.percentile(
                         [ledge(float((centres[i] - row.origin) @ row.right)) for i in sure], 80))

@@ -198,3 +198,25 @@ def test_a_refused_rack_photo_has_a_code_the_page_says_in_its_language(
     german = sentences("de")
     assert german["photo_error_no_rack_tiles"].startswith("Keine Steine auf einer Bank gefunden")
     assert "photo_error_no_rack_tiles" not in sentences("en")  # English keeps the API's sentence
+
+
+def test_a_rack_read_in_part_says_so_through_the_api_and_the_cli(client: FlaskClient,
+                                                                 tmp_path: Path) -> None:
+    """rummy3-10 cut through its right end tile: the upper tier's bar no longer shows, and
+    its tiles are added to the reading beside the lower tier's, every tile unsure; the API
+    answers "seen_whole": false and the CLI says to check the tiles or retake the photo."""
+    from tests.vision.conftest import labelled_photo
+
+    data, labels = labelled_photo("rummy3-10_")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    cut = round(max(float(outline[:, 0].mean()) for _, outline in labels))
+    photo = jpeg_bytes(image[:, :cut])
+    status, answer = post_rack(client, photo)
+    assert status == 200
+    assert answer["seen_whole"] is False and answer["value"] == 21
+    assert all(tile["low_confidence"] for tile in answer["tiles"])  # type: ignore[union-attr]
+    path = tmp_path / "rack.jpg"
+    path.write_bytes(photo)
+    result = CliRunner().invoke(main, ["read-rack", str(path)])
+    assert result.exit_code == 0
+    assert "Not sure the whole rack was read" in result.output
