@@ -31,7 +31,9 @@
     if (answer.ignored.length) {
       words += "; " + say("photo_ignored", { count: answer.ignored.length });
     }
-    return words + ". " + say("photo_check");
+    words += ". " + say("photo_check");
+    if (answer.seen_whole === false) words += " " + say("photo_not_whole");
+    return words;
   }
 
   function showUnsure(box, field, answer) {

@@ -114,3 +114,34 @@ def test_choosing_a_photo_with_a_long_name_reads_it_with_a_sign_of_life_at_360_p
     assert long_name.name in seen["chosen"]
     assert seen["width"] <= 360
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_rack_read_in_part_says_so_beside_the_rack_field(page, tmp_path) -> None:
+    """rummy3-10 cut through its right end tile (its upper tier's bar no longer shows): the
+    tiles fill the field, every one unsure, and the page asks to check every tile or retake."""
+    import cv2
+    import numpy as np
+
+    from tests.vision.conftest import labelled_photo
+
+    data, labels = labelled_photo("rummy3-10_")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    cut = round(max(float(outline[:, 0].mean()) for _, outline in labels))
+    photo = tmp_path / "rack.jpg"
+    cv2.imwrite(str(photo), image[:, :cut])
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/scores/new")
+    for seat, name in enumerate(["Ann", "Bob"], start=1):
+        page.fill(f"#player_{seat}", name)
+    page.get_by_role("button", name="Start the session").click()
+    page.get_by_text("Session started").wait_for()
+    page.get_by_role("link", name="Record game 1").click()
+    page.get_by_label("Ann", exact=True).check()
+
+    page.get_by_label("Photo of Bob's rack").set_input_files(str(photo))
+    status = page.locator(".player-line[data-player='Bob'] .rack-photo-status")
+    status.filter(has_text="rack value").wait_for()
+    assert "Not sure the whole rack was read" in status.inner_text()
+    assert page.get_by_label("Bob rack").input_value().split()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -198,6 +198,9 @@ def test_a_refused_rack_photo_has_a_code_the_page_says_in_its_language(
     german = sentences("de")
     assert german["photo_error_no_rack_tiles"].startswith("Keine Steine auf einer Bank gefunden")
     assert "photo_error_no_rack_tiles" not in sentences("en")  # English keeps the API's sentence
+    # a rack read in part ("seen_whole": false) is said on the page in the player's language
+    assert sentences("en")["photo_not_whole"].startswith("Not sure the whole rack was read")
+    assert german["photo_not_whole"].startswith("Nicht sicher, ob die ganze Bank gelesen wurde")
 
 
 def test_a_rack_read_in_part_says_so_through_the_api_and_the_cli(client: FlaskClient,

@@ -222,6 +222,9 @@ def script_texts() -> dict[str, str]:
         "photo_jokers": gettext("jokers included: {count}"),
         "photo_ignored": gettext("tiles off the rack left out: {count}"),
         "photo_check": gettext("Check the tiles, then record the game."),
+        "photo_not_whole": gettext("Not sure the whole rack was read: check every tile against "
+                                   "the rack, or retake the photo from the front with the whole "
+                                   "rack upright in the frame."),
         "photo_unsure": gettext("Not sure of:"),
         "photo_unsure_tile": gettext("Tile {position}, {percent} sure: tap to select it in the "
                                      "rack field"),
