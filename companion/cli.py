@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from companion import __version__
 from companion.core.presets import PRESETS, Preset, UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Tile
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 PRESET_OPTION = click.option(
@@ -286,31 +289,46 @@ def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goa
     sys.exit(EXIT_LEGAL if solution.possible else EXIT_ILLEGAL)
 
 
+def database_app() -> Flask:
+    """The app with its database ready (made or upgraded, as ``serve`` does first), for the
+    commands that use it: a backup imported on a new machine needs no step before."""
+    from companion.web import create_app
+    from companion.web.server import CannotServe, prepare_database
+
+    try:
+        app = create_app()
+        prepare_database(app)
+    except (ValueError, CannotServe) as error:  # ValueError: a setting that cannot work
+        raise BadInput(str(error)) from error
+    return app
+
+
 @main.command("export")
 @click.option("--group", "group_id", default=None, metavar="ID",
               help="Only this group (its id from the group's link); everything by default.")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
 def export_command(group_id: str | None, file: str) -> None:
     """Write every group and session (or one group) as JSON to FILE ('-' for stdout)."""
-    from companion.web import create_app
     from companion.web.groups import service, transfer
 
-    with create_app().app_context():
+    with database_app().app_context():
         group = None
         if group_id is not None:
             group = service.find_group(group_id)
             if group is None:
                 raise BadInput(f"there is no group {group_id}")
         data = json.dumps(transfer.export_data(group), ensure_ascii=False, indent=1)
-    with click.open_file(file, "w", encoding="utf-8") as out:
-        out.write(data + "\n")
+    try:
+        with click.open_file(file, "w", encoding="utf-8") as out:
+            out.write(data + "\n")
+    except OSError as error:
+        raise BadInput(f"cannot write {file}: {error.strerror or error}") from error
 
 
 @main.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(file: str) -> None:
     """Check a JSON export from FILE and import it whole; refused with the place named."""
-    from companion.web import create_app
     from companion.web.extensions import db
     from companion.web.groups import transfer
 
@@ -319,11 +337,16 @@ def import_command(file: str) -> None:
             payload = json.load(source)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{file}: not a readable JSON file ({error})") from error
-    with create_app().app_context():
+    from companion.web.transactions import begin_write, end_write
+
+    with database_app().app_context():
+        begin_write()  # checked and stored under the write lock, as a running server writes
         try:
             groups, sessions = transfer.import_data(payload)
         except transfer.ImportRefused as error:
             db.session.rollback()
             raise BadInput(f"nothing imported: {error}") from error
+        finally:
+            end_write()
     click.echo(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
                f"session{'s' * (sessions != 1)}.")

@@ -61,6 +61,30 @@ def migrate_database(app: Flask) -> None:
             db.engine.dispose()
 
 
+def prepare_database(app: Flask) -> None:
+    """Make the database ready for a command that reads or writes it (``export``, ``import``),
+    as ``serve`` does first: a new database gets every table, an older one is upgraded.
+
+    A database whose tables ``db.create_all()`` made (no migration history: tests, a shell)
+    is used as it is: upgrading it would try to create its tables a second time.
+    """
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from companion.web.extensions import db
+
+    with app.app_context():
+        try:
+            tables = set(inspect(db.engine).get_table_names())
+        except SQLAlchemyError as error:
+            where = db.engine.url.render_as_string(hide_password=True)
+            raise CannotServe(f"cannot open the database {where}: "
+                              f"{getattr(error, 'orig', None) or error}") from error
+    if tables and "alembic_version" not in tables:
+        return
+    migrate_database(app)
+
+
 def serve(*, host: str, port: int, threads: int, workers: int) -> None:
     from companion.web import create_app
 
