@@ -412,22 +412,30 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
 
 # A session's players, rounds and rules -----------------------------------------------------
 
+def check_name(raw: str, position: int) -> str:
+    """One player's name as it is kept: spaces collapsed, NFC; "" when blank. Too long or
+    holding a control character (bidi overrides and zero-width marks too) is refused."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    field = f"player {position}"
+    if len(name) > MAX_NAME_LENGTH:
+        raise ScoringError(f"{field}: a name has at most {MAX_NAME_LENGTH} characters",
+                           player=name, field=field, code="name_too_long",
+                           params={"position": position, "most": MAX_NAME_LENGTH})
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ScoringError(f"{field}: the name holds a control character",
+                           player=name, field=field, code="name_control",
+                           params={"position": position})
+    return name
+
+
 def check_players(names: Iterable[str]) -> tuple[str, ...]:
     """Trimmed, non-blank, unique (ignoring case) names, 2–4 of them, in any script."""
     players: list[str] = []
     for position, raw in enumerate(names, start=1):
-        name = unicodedata.normalize("NFC", " ".join(raw.split()))
+        name = check_name(raw, position)
         if not name:
             continue
         field = f"player {position}"
-        if len(name) > MAX_NAME_LENGTH:
-            raise ScoringError(f"{field}: a name has at most {MAX_NAME_LENGTH} characters",
-                               player=name, field=field, code="name_too_long",
-                               params={"position": position, "most": MAX_NAME_LENGTH})
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ScoringError(f"{field}: the name holds a control character",
-                               player=name, field=field, code="name_control",
-                               params={"position": position})
         if any(name.casefold() == other.casefold() for other in players):
             raise ScoringError(f"{field}: {name} is already playing: names must differ",
                                player=name, field=field, code="name_twice",
@@ -492,6 +500,6 @@ __all__ = ["BOX_POINTS", "ENDING_TITLES", "ENDING_WORDS", "MAX_NAME_LENGTH", "MA
            "MAX_ROUNDS", "MIN_PLAYERS", "RULE_RANGES", "Ending", "GameResult", "Rack",
            "RoundSheet", "ScoreSheet", "ScoringError", "Standing", "TiedLowestRackError",
            "UnbalancedScoresError", "ZeroSumCheck", "apply_rule_overrides", "box_value",
-           "build_sheet", "check_paper_scores", "check_players", "check_racks", "check_rounds",
-           "names_in_words", "rack_value", "ranked_standings", "round_of", "rule_overrides",
-           "score_exhausted", "score_went_out", "signed", "standings"]
+           "build_sheet", "check_name", "check_paper_scores", "check_players", "check_racks",
+           "check_rounds", "names_in_words", "rack_value", "ranked_standings", "round_of",
+           "rule_overrides", "score_exhausted", "score_went_out", "signed", "standings"]

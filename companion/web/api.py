@@ -75,12 +75,24 @@ def json_body(*, example: str | None = None, max_bytes: int = MAX_JSON_BYTES,
     if depth > max_depth:
         raise ApiInputError(f"the JSON body nests deeper than {max_depth} levels", body)
     if broken_text is not None:
-        path, text, in_key = broken_text
-        place = f"a name in {_path_words(path)}" if in_key else _path_words(path)
-        raise ApiInputError(f"{place} holds half of a surrogate pair "
-                            f"({_escaped_surrogate(text)}), which is not a character: send "
-                            "valid Unicode text", _where(path))
+        message, where = _broken_text_words(broken_text)
+        raise ApiInputError(message, where)
     return payload
+
+
+def broken_text_problem(value: object) -> tuple[str, dict[str, Any]] | None:
+    """What is said of the first text in parsed JSON that is not valid Unicode (half of a
+    surrogate pair), and where it is; None when every key and value can be stored."""
+    _depth, broken_text = _walk(value)
+    return None if broken_text is None else _broken_text_words(broken_text)
+
+
+def _broken_text_words(broken_text: tuple[Path, str, bool]) -> tuple[str, dict[str, Any]]:
+    path, text, in_key = broken_text
+    place = f"a name in {_path_words(path)}" if in_key else _path_words(path)
+    message = (f"{place} holds half of a surrogate pair ({_escaped_surrogate(text)}), which "
+               "is not a character: send valid Unicode text")
+    return message, _where(path)
 
 
 def _refuse_constant(name: str) -> Any:

@@ -29,6 +29,7 @@ from companion.web.models import (
     db,
 )
 from companion.web.scores.service import hash_key
+from companion.web.transactions import begin_write
 
 MAX_GROUP_NAME = 60
 
@@ -72,8 +73,9 @@ def check_group_name(raw: object) -> str:
 def create_group(name: object) -> tuple[Group, str]:
     """A new group and its edit key (only the key's hash is stored)."""
     key = secrets.token_urlsafe(24)
-    group = Group(public_id=new_public_id(), name=check_group_name(name),
-                  edit_key_hash=hash_key(key))
+    checked_name = check_group_name(name)
+    begin_write()
+    group = Group(public_id=new_public_id(), name=checked_name, edit_key_hash=hash_key(key))
     db.session.add(group)
     db.session.commit()
     return group, key
@@ -98,7 +100,13 @@ def member_named(group: Group, name: str) -> GroupMember | None:
 
 def join_group(score_session: ScoreSession, group: Group) -> None:
     """Put a new session in a group: each seat links to the member of that name (ignoring
-    case, spelled as the group spells it); a new name joins the group."""
+    case, spelled as the group spells it); a new name joins the group.
+
+    A write from its first read: the members are read under the write lock, so two sessions
+    joining at once neither fail with "database is locked" (SQLite refuses to turn a read
+    into a write while another writer waits) nor both add the same new name.
+    """
+    begin_write()
     score_session.group_id = group.id
     for player in score_session.players:
         member = member_named(group, player.name)

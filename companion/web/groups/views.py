@@ -37,6 +37,7 @@ from companion.web.models import Group, GroupMember, db
 from companion.web.scores import service as scores_service
 from companion.web.scores.views import device_hash_to_grant
 from companion.web.scores.words import refusal
+from companion.web.transactions import begin_write
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
@@ -257,6 +258,7 @@ def import_file() -> BaseResponse | tuple[str, int]:
     if form.validate_on_submit():
         try:
             payload = json.loads(form.file.data.read().decode("utf-8"))
+            begin_write()  # checked and stored under the write lock: two imports queue
             groups, sessions = transfer.import_data(payload)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             db.session.rollback()
