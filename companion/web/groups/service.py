@@ -18,6 +18,7 @@ from sqlalchemy import Executable, Result, case, func, select
 from sqlalchemy.orm import aliased
 
 from companion.core.league import LeagueRow, SessionTally, league
+from companion.core.scoring import name_key
 from companion.core.stats import Period, PlayerGame, PlayerStats, player_stats, session_totals
 from companion.web.models import (
     Game,
@@ -94,8 +95,8 @@ def group_key_opens(group: Group, key: str | None) -> bool:
 
 
 def member_named(group: Group, name: str) -> GroupMember | None:
-    wanted = name.casefold()
-    return next((m for m in group.members if m.name.casefold() == wanted), None)
+    wanted = name_key(name)
+    return next((m for m in group.members if name_key(m.name) == wanted), None)
 
 
 def join_group(score_session: ScoreSession, group: Group) -> None:

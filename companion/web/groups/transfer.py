@@ -32,6 +32,7 @@ from companion.core.scoring import (
     check_paper_scores,
     check_players,
     check_rounds,
+    name_key,
     score_exhausted,
     score_went_out,
 )
@@ -356,10 +357,10 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
                 raise ImportRefused(f"player {position}: the name {member['name']!r} must be "
                                     "written as it is kept (trimmed, single spaces)",
                                     f"{where}, members")
-            if name.casefold() in member_names:
+            if name_key(name) in member_names:
                 raise ImportRefused(f"player {name} is in the group twice (also as "
-                                    f"{member_names[name.casefold()]})", f"{where}, members")
-            member_names[name.casefold()] = name
+                                    f"{member_names[name_key(name)]})", f"{where}, members")
+            member_names[name_key(name)] = name
             if member_id in known_members:
                 raise ImportRefused(f"player {member['name']} is already here (its id is "
                                     "taken)", where)
@@ -373,7 +374,7 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
             for i, s in enumerate(_list(group.get("sessions", []), "`sessions`", where), 1))
         for index, checked in enumerate(sessions, start=1):
             for seat in checked.players:
-                spelled = member_names.get(seat.casefold(), seat)
+                spelled = member_names.get(name_key(seat), seat)
                 if spelled != seat:
                     raise ImportRefused(f"{seat} is spelled {spelled} in the group's members: "
                                         "a seat and its player are written alike",
@@ -396,11 +397,11 @@ def import_data(payload: object) -> tuple[int, int]:
         members: dict[str, GroupMember] = {}
         for member in data.get("members") or []:
             if isinstance(member, dict) and isinstance(member.get("name"), str):
-                members[member["name"].casefold()] = GroupMember(
+                members[name_key(member["name"])] = GroupMember(
                     public_id=str(member.get("id") or new_public_id()), name=member["name"])
         for checked in checked_group.sessions:
             for name in checked.players:
-                members.setdefault(name.casefold(),
+                members.setdefault(name_key(name),
                                    GroupMember(public_id=new_public_id(), name=name))
         group.members = list(members.values())
         for checked in checked_group.sessions:
@@ -430,7 +431,7 @@ def _store_session(checked: CheckedSession, group: Group | None,
         rounds=data["rounds"], edit_key_hash=data["edit_key_hash"])
     if group is not None:
         group.sessions.append(score_session)
-    players = {name: Player(seat=seat, name=name, member=members.get(name.casefold()))
+    players = {name: Player(seat=seat, name=name, member=members.get(name_key(name)))
                for seat, name in enumerate(checked.players, start=1)}
     score_session.players = list(players.values())
     for result, game_data in zip(checked.results, data["games"], strict=True):
