@@ -7,6 +7,7 @@ Each feature adds its subcommand here; heavy imports (cv2) stay inside the comma
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -24,6 +25,20 @@ EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 PRESET_OPTION = click.option(
     "--preset", default="pressman", show_default=True,
     type=click.Choice(list(PRESETS), case_sensitive=False), help="Rules to apply.")
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds within bounds. ``nan`` is refused too: it compares false with both
+    bounds, so ``FloatRange`` lets it through, and a deadline of ``nan`` is never reached."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 class BadInput(click.ClickException):
@@ -257,7 +272,7 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
 @click.option("--goal", default="tiles", show_default=True,
               type=click.Choice(["tiles", "value"], case_sensitive=False),
               help="Lay the most tiles, or the most value (a joker counts 30).")
-@click.option("--time-limit", default=2.0, show_default=True, type=click.FloatRange(0.01, 600),
+@click.option("--time-limit", default=2.0, show_default=True, type=Seconds(0.01, 600),
               help="Seconds before the search answers with the best found so far.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goal: str,
