@@ -344,13 +344,14 @@ def export_command(group_id: str | None, file: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(file: str) -> None:
     """Check a JSON export from FILE and import it whole; refused with the place named."""
+    from companion.web.api import JsonTextError, parse_json_text
     from companion.web.extensions import db
     from companion.web.groups import transfer
 
     try:
-        with click.open_file(file, encoding="utf-8") as source:
-            payload = json.load(source)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        with click.open_file(file, "rb") as source:
+            payload = parse_json_text(source.read())
+    except (OSError, JsonTextError) as error:
         raise BadInput(f"{file}: not a readable JSON file ({error})") from error
     from companion.web.transactions import begin_write, end_write
 

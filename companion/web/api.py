@@ -62,11 +62,11 @@ def json_body(*, example: str | None = None, max_bytes: int = MAX_JSON_BYTES,
     if len(raw) > max_bytes:
         raise ApiInputError(f"the JSON body is longer than {max_bytes} bytes", body, 413)
     try:
-        payload = json.loads(raw, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise ApiInputError(f"the JSON body nests deeper than {max_depth} levels",
-                            body) from None
-    except ValueError as error:  # JSONDecodeError, bad UTF-8, a number of 4,300+ digits
+        payload = parse_json_text(raw)
+    except JsonTextError as error:
+        if error.too_deep:
+            raise ApiInputError(f"the JSON body nests deeper than {max_depth} levels",
+                                body) from None
         raise ApiInputError(f"the body is not valid JSON: {error}", body) from None
     if not isinstance(payload, dict):
         raise ApiInputError(f"send a JSON object{such_as or ' ({...})'}, not "
@@ -93,6 +93,28 @@ def _broken_text_words(broken_text: tuple[Path, str, bool]) -> tuple[str, dict[s
     message = (f"{place} holds half of a surrogate pair ({_escaped_surrogate(text)}), which "
                "is not a character: send valid Unicode text")
     return message, _where(path)
+
+
+class JsonTextError(ValueError):
+    """Text that is not JSON this server reads; ``too_deep`` when it nests so deeply that the
+    parser ran out of recursion (a few thousand ``[`` are enough)."""
+
+    def __init__(self, message: str, *, too_deep: bool = False) -> None:
+        super().__init__(message)
+        self.too_deep = too_deep
+
+
+def parse_json_text(raw: str | bytes) -> Any:
+    """Parse JSON from outside (a request body, an uploaded or carried file, a file given to
+    the CLI): every way it can fail is one ``JsonTextError``. ``json.loads`` itself raises a
+    RecursionError for deep nesting and a plain ValueError (not a JSONDecodeError) for bad
+    UTF-8 or a number of 4,300+ digits; NaN and Infinity, which JSON has not, are refused."""
+    try:
+        return json.loads(raw, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise JsonTextError("it nests lists or objects too deeply", too_deep=True) from None
+    except ValueError as error:
+        raise JsonTextError(str(error)) from None
 
 
 def _refuse_constant(name: str) -> Any:

@@ -221,3 +221,41 @@ def test_groups_started_while_sessions_join_a_group_all_succeed(
                                                         for index in range(0, 8, 2)
                                                         for turn in range(4))])
     assert count(app, ScoreSession) == 16 and count(app, Group) == 17
+
+
+UNREADABLE_FILES = [
+    (b"[" * 20_000 + b"]" * 20_000, "nests lists or objects too deeply"),
+    (b'{"format": ' + b"9" * 5000 + b"}", "4300 digits"),
+    (b'{"format": "companion-export", "version": NaN}', "NaN is not a JSON number"),
+]
+
+
+@pytest.mark.parametrize(("content", "said"), UNREADABLE_FILES,
+                         ids=["deep", "long number", "NaN"])
+def test_a_file_the_json_parser_chokes_on_is_refused_by_the_page_and_the_cli(
+        app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        content: bytes, said: str) -> None:
+    """json.loads raises a RecursionError for deep nesting and a plain ValueError for a long
+    number: neither is a JSONDecodeError, so the page answered 500 and the CLI a traceback."""
+    answer = client.post("/groups/import", data={"file": (io.BytesIO(content), "x.json")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert "This file is not JSON" in answer.text and said in answer.text
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    result = CliRunner().invoke(main, ["import", str(path)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "not a readable JSON file" in result.output and said in result.output
+
+
+def test_an_export_saved_with_a_byte_order_mark_imports(
+        export: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows editors save UTF-8 with a BOM; the file is the same export."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    path = tmp_path / "backup.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(export).encode())
+    result = CliRunner().invoke(main, ["import", str(path)])
+    assert result.exit_code == 0, result.output
