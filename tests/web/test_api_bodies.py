@@ -8,7 +8,12 @@ import json
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from companion.web.extensions import db
+from companion.web.models import Group, ScoreSession
 
 LONE_SURROGATE = "\ud800"
 """JSON may spell ``"\\ud800"``; Python decodes it to a str that cannot be encoded again."""
@@ -18,6 +23,13 @@ def start_session(client: FlaskClient) -> tuple[str, dict[str, str]]:
     answer = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob", "Cy"]})
     assert answer.status_code == 201, answer.json
     return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
+
+
+def stored(app: Flask) -> tuple[int, int]:
+    """How many sessions and groups the database holds."""
+    with app.app_context():
+        return (db.session.scalar(select(func.count()).select_from(ScoreSession)) or 0,
+                db.session.scalar(select(func.count()).select_from(Group)) or 0)
 
 
 def post_json(client: FlaskClient, url: str, body: Any, **headers: str) -> Any:
@@ -40,13 +52,12 @@ BODIES_WITH_A_LONE_SURROGATE = [
 
 @pytest.mark.parametrize(("url", "body", "field"), BODIES_WITH_A_LONE_SURROGATE)
 def test_half_a_surrogate_pair_anywhere_in_a_body_is_a_400_naming_the_field(
-        client: FlaskClient, url: str, body: dict[str, Any], field: str) -> None:
+        app: Flask, client: FlaskClient, url: str, body: dict[str, Any], field: str) -> None:
     answer = post_json(client, url, body)
     assert answer.status_code == 400, answer.text
     assert answer.json["where"]["field"] == field
     assert "\\ud800" in answer.json["error"] and "surrogate" in answer.json["error"]
-    listed = client.get("/api/v1/sessions").json["sessions"]
-    assert listed == []
+    assert stored(app) == (0, 0)
 
 
 def test_a_game_with_half_a_surrogate_pair_and_an_idempotency_key_stores_nothing(
@@ -90,3 +101,31 @@ def test_every_tool_endpoint_reads_its_body_as_the_score_keeper_does(
     listed = client.post(url, json=["R5 R6 R7"])
     assert listed.status_code == 400 and "not a list" in listed.json["error"]
     assert listed.json["where"] == {"field": "body"}
+
+
+@pytest.mark.parametrize(("body", "field", "said"), [
+    ({"rules": []}, "rules", "`rules` must be an object"),
+    ({"rules": 0}, "rules", "`rules` must be an object"),
+    ({"overrides": ""}, "overrides", "`overrides` must be an object"),
+    ({"rules": {"joker_penalty": 25}, "overrides": {"initial_meld": 50}}, "rules",
+     "send the rules once"),
+    ({"rules": {"joker_penalty": 25}, "joker_penalty": 50}, "joker_penalty",
+     "`joker_penalty` is given twice"),
+])
+def test_rules_of_the_wrong_shape_or_given_twice_are_refused_not_dropped(
+        app: Flask, client: FlaskClient, body: dict[str, Any], field: str, said: str) -> None:
+    """An empty list or 0 as ``rules`` was taken as "no rules"; with both ``rules`` and
+    ``overrides`` the second was dropped; a rule at the top level silently beat ``rules``."""
+    answer = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"], **body})
+    assert answer.status_code == 400, answer.json
+    assert answer.json["where"] == {"field": field} and said in answer.json["error"]
+    assert stored(app) == (0, 0)
+
+
+def test_rules_given_once_in_any_accepted_spelling_are_kept(client: FlaskClient) -> None:
+    for body in ({"rules": {"joker_penalty": 25}}, {"overrides": {"joker_penalty": 25}},
+                 {"joker_penalty": 25}, {"rules": {"joker_penalty": 25}, "joker_penalty": 25},
+                 {"rules": None, "joker_penalty": 25}):
+        answer = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"], **body})
+        assert answer.status_code == 201, (body, answer.json)
+        assert answer.json["rules"]["joker_penalty"] == 25, body
