@@ -7,9 +7,10 @@ Each feature adds its subcommand here; heavy imports (cv2) stay inside the comma
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -17,10 +18,27 @@ from companion import __version__
 from companion.core.presets import PRESETS, Preset, UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Tile
 
+if TYPE_CHECKING:
+    from flask import Flask
+
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 PRESET_OPTION = click.option(
     "--preset", default="pressman", show_default=True,
     type=click.Choice(list(PRESETS), case_sensitive=False), help="Rules to apply.")
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds within bounds. ``nan`` is refused too: it compares false with both
+    bounds, so ``FloatRange`` lets it through, and a deadline of ``nan`` is never reached."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 class BadInput(click.ClickException):
@@ -257,7 +275,7 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
 @click.option("--goal", default="tiles", show_default=True,
               type=click.Choice(["tiles", "value"], case_sensitive=False),
               help="Lay the most tiles, or the most value (a joker counts 30).")
-@click.option("--time-limit", default=2.0, show_default=True, type=click.FloatRange(0.01, 600),
+@click.option("--time-limit", default=2.0, show_default=True, type=Seconds(0.01, 600),
               help="Seconds before the search answers with the best found so far.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goal: str,
@@ -289,44 +307,65 @@ def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goa
     sys.exit(EXIT_LEGAL if solution.possible else EXIT_ILLEGAL)
 
 
+def database_app() -> Flask:
+    """The app with its database ready (made or upgraded, as ``serve`` does first), for the
+    commands that use it: a backup imported on a new machine needs no step before."""
+    from companion.web import create_app
+    from companion.web.server import CannotServe, prepare_database
+
+    try:
+        app = create_app()
+        prepare_database(app)
+    except (ValueError, CannotServe) as error:  # ValueError: a setting that cannot work
+        raise BadInput(str(error)) from error
+    return app
+
+
 @main.command("export")
 @click.option("--group", "group_id", default=None, metavar="ID",
               help="Only this group (its id from the group's link); everything by default.")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
 def export_command(group_id: str | None, file: str) -> None:
     """Write every group and session (or one group) as JSON to FILE ('-' for stdout)."""
-    from companion.web import create_app
     from companion.web.groups import service, transfer
 
-    with create_app().app_context():
+    with database_app().app_context():
         group = None
         if group_id is not None:
             group = service.find_group(group_id)
             if group is None:
                 raise BadInput(f"there is no group {group_id}")
         data = json.dumps(transfer.export_data(group), ensure_ascii=False, indent=1)
-    with click.open_file(file, "w", encoding="utf-8") as out:
-        out.write(data + "\n")
+    try:
+        with click.open_file(file, "w", encoding="utf-8") as out:
+            out.write(data + "\n")
+    except OSError as error:
+        raise BadInput(f"cannot write {file}: {error.strerror or error}") from error
 
 
 @main.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(file: str) -> None:
     """Check a JSON export from FILE and import it whole; refused with the place named."""
-    from companion.web import create_app
+    from companion.web.api import JsonTextError, parse_json_text
     from companion.web.extensions import db
     from companion.web.groups import transfer
 
     try:
-        with click.open_file(file, encoding="utf-8") as source:
-            payload = json.load(source)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        with click.open_file(file, "rb") as source:
+            payload = parse_json_text(source.read())
+    except (OSError, JsonTextError) as error:
         raise BadInput(f"{file}: not a readable JSON file ({error})") from error
-    with create_app().app_context():
+    from companion.web.transactions import begin_write, end_write
+
+    with database_app().app_context():
+        begin_write()  # checked and stored under the write lock, as a running server writes
         try:
             groups, sessions = transfer.import_data(payload)
         except transfer.ImportRefused as error:
             db.session.rollback()
             raise BadInput(f"nothing imported: {error}") from error
+        finally:
+            end_write()
     click.echo(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
                f"session{'s' * (sessions != 1)}.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -90,6 +91,29 @@ def test_a_setting_that_cannot_work_stops_serve_with_one_clear_line(
     assert refused.returncode == 2
     assert said in refused.stderr
     assert "Traceback" not in refused.stderr and "hunter2" not in refused.stderr
+
+
+def test_an_address_serve_cannot_listen_on_is_one_clear_line_before_anything_is_done(
+        tmp_path: Path) -> None:
+    """Gunicorn retried a port in use for five seconds, a log line each time, then exited 1
+    with "Can't connect"; the database had been migrated already."""
+    environment = server_environment(COMPANION_INSTANCE=str(tmp_path))
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        in_use = (f"cannot listen on 127.0.0.1:{port}: Address already in use (is another "
+                  "server running there?)")
+        for host, said in (("127.0.0.1", in_use),
+                           ("no-such-host.invalid", "cannot listen on no-such-host.invalid")):
+            refused = subprocess.run([*COMPANION, "serve", "--host", host, "--port", str(port)],
+                                     env=environment, cwd=tmp_path, capture_output=True,
+                                     text=True, timeout=120, check=False)
+            assert refused.returncode == 2, refused.stderr
+            assert said in refused.stderr
+            assert "Traceback" not in refused.stderr and "gunicorn" not in refused.stderr
+            assert len(refused.stderr.strip().splitlines()) <= 2, refused.stderr
+    assert not (tmp_path / "companion.sqlite").exists()
 
 
 def test_the_version_comes_from_one_place() -> None:

@@ -213,12 +213,18 @@ class GameResult:
         return ZeroSumCheck.of(self.scores)
 
 
+def name_key(name: str) -> str:
+    """What two names must differ in to be two players: not case, and not the width or the
+    compatibility form of a letter (a full-width ``Ａnn`` is ``Ann`` on a phone's screen)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def _resolve_name(players: Sequence[str], given: str, field: str) -> str:
-    """A name as typed, matched exactly after trimming, then ignoring case."""
+    """A name as typed, matched exactly after trimming, then as ``name_key`` compares."""
     wanted = given.strip()
     if wanted in players:
         return wanted
-    folded = [name for name in players if name.casefold() == wanted.casefold()]
+    folded = [name for name in players if name_key(name) == name_key(wanted)]
     if len(folded) == 1:
         return folded[0]
     raise ScoringError(f"`{given}` is not a player in this session "
@@ -412,23 +418,32 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
 
 # A session's players, rounds and rules -----------------------------------------------------
 
+def check_name(raw: str, position: int) -> str:
+    """One player's name as it is kept: spaces collapsed, NFC; "" when blank. Too long or
+    holding a control character (bidi overrides and zero-width marks too) is refused."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    field = f"player {position}"
+    if len(name) > MAX_NAME_LENGTH:
+        raise ScoringError(f"{field}: a name has at most {MAX_NAME_LENGTH} characters",
+                           player=name, field=field, code="name_too_long",
+                           params={"position": position, "most": MAX_NAME_LENGTH})
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ScoringError(f"{field}: the name holds a control character",
+                           player=name, field=field, code="name_control",
+                           params={"position": position})
+    return name
+
+
 def check_players(names: Iterable[str]) -> tuple[str, ...]:
-    """Trimmed, non-blank, unique (ignoring case) names, 2–4 of them, in any script."""
+    """Trimmed, non-blank, unique (as ``name_key`` compares) names, 2–4 of them, in any
+    script."""
     players: list[str] = []
     for position, raw in enumerate(names, start=1):
-        name = unicodedata.normalize("NFC", " ".join(raw.split()))
+        name = check_name(raw, position)
         if not name:
             continue
         field = f"player {position}"
-        if len(name) > MAX_NAME_LENGTH:
-            raise ScoringError(f"{field}: a name has at most {MAX_NAME_LENGTH} characters",
-                               player=name, field=field, code="name_too_long",
-                               params={"position": position, "most": MAX_NAME_LENGTH})
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ScoringError(f"{field}: the name holds a control character",
-                               player=name, field=field, code="name_control",
-                               params={"position": position})
-        if any(name.casefold() == other.casefold() for other in players):
+        if any(name_key(name) == name_key(other) for other in players):
             raise ScoringError(f"{field}: {name} is already playing: names must differ",
                                player=name, field=field, code="name_twice",
                                params={"position": position, "name": name})
@@ -492,6 +507,6 @@ __all__ = ["BOX_POINTS", "ENDING_TITLES", "ENDING_WORDS", "MAX_NAME_LENGTH", "MA
            "MAX_ROUNDS", "MIN_PLAYERS", "RULE_RANGES", "Ending", "GameResult", "Rack",
            "RoundSheet", "ScoreSheet", "ScoringError", "Standing", "TiedLowestRackError",
            "UnbalancedScoresError", "ZeroSumCheck", "apply_rule_overrides", "box_value",
-           "build_sheet", "check_paper_scores", "check_players", "check_racks", "check_rounds",
-           "names_in_words", "rack_value", "ranked_standings", "round_of", "rule_overrides",
-           "score_exhausted", "score_went_out", "signed", "standings"]
+           "build_sheet", "check_name", "check_paper_scores", "check_players", "check_racks",
+           "check_rounds", "name_key", "names_in_words", "rack_value", "ranked_standings", "round_of",
+           "rule_overrides", "score_exhausted", "score_went_out", "signed", "standings"]

@@ -8,7 +8,9 @@ which threads do well in Python. See "Run it for a club" in the README.
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sys
 from typing import Any
 
@@ -61,6 +63,47 @@ def migrate_database(app: Flask) -> None:
             db.engine.dispose()
 
 
+def check_can_listen(host: str, port: int) -> None:
+    """Refuse, in one sentence, an address this machine cannot listen on (a port another
+    server holds, a host name that does not resolve, a port below 1024 without the right to
+    it) before anything else is done. Gunicorn would retry for five seconds, print a log line
+    each time and exit 1 with "Can't connect"."""
+    try:
+        family, kind, protocol, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            probe.bind(address)
+    except OSError as error:  # socket.gaierror is an OSError too
+        in_use = " (is another server running there?)" if error.errno == errno.EADDRINUSE else ""
+        raise CannotServe(f"cannot listen on {host}:{port}: "
+                          f"{error.strerror or error}{in_use}") from error
+
+
+def prepare_database(app: Flask) -> None:
+    """Make the database ready for a command that reads or writes it (``export``, ``import``),
+    as ``serve`` does first: a new database gets every table, an older one is upgraded.
+
+    A database whose tables ``db.create_all()`` made (no migration history: tests, a shell)
+    is used as it is: upgrading it would try to create its tables a second time.
+    """
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from companion.web.extensions import db
+
+    with app.app_context():
+        try:
+            tables = set(inspect(db.engine).get_table_names())
+        except SQLAlchemyError as error:
+            where = db.engine.url.render_as_string(hide_password=True)
+            raise CannotServe(f"cannot open the database {where}: "
+                              f"{getattr(error, 'orig', None) or error}") from error
+    if tables and "alembic_version" not in tables:
+        return
+    migrate_database(app)
+
+
 def serve(*, host: str, port: int, threads: int, workers: int) -> None:
     from companion.web import create_app
 
@@ -79,6 +122,7 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
         print("companion serve: COMPANION_BASE_URL is not set, so share links are built from "
               "the Host header each phone sends; set it to the address phones use.",
               file=sys.stderr)
+    check_can_listen(host, port)
     migrate_database(app)
     CompanionServer({
         "bind": f"{host}:{port}",

@@ -218,6 +218,17 @@ def test_player_names_are_trimmed_unique_and_may_be_any_script() -> None:
         check_players(["Ann"])
 
 
+def test_a_full_width_name_is_the_same_player_as_its_plain_spelling() -> None:
+    """A phone's keyboard in full-width mode types ``Ａnn``: on the sheet it reads as Ann, so
+    it was a second Ann at the table, and a winner typed "Ann" picked one of the two."""
+    for twin in ("Ａnn", "ＡＮＮ", "Ann\u200a"):
+        with pytest.raises(ScoringError, match="is already playing"):
+            check_players(["Ann", twin])
+    assert check_players(["Ann", "Anne", "Ån"]) == ("Ann", "Anne", "Ån")
+    result = score_went_out(("Ann", "Bob"), "ａｎｎ", {"Bob": Rack.of_total(5)}, preset=PRESSMAN)
+    assert result.winner == "Ann"
+
+
 def test_rule_overrides_change_one_choice_and_refuse_unknown_ones() -> None:
     rules = apply_rule_overrides(SABRA, {"joker_penalty": 25, "exhausted_pool": "fewest_tiles"})
     assert rules.joker_penalty == 25 and rules.initial_meld == 50

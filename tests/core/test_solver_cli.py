@@ -63,3 +63,13 @@ def test_check_says_how_an_illegal_table_could_be_laid() -> None:
     code, output = run("check", "R5 R6 | K1")
     assert code == 1
     assert "These tiles cannot all be laid: K1, R5, R6 fit in no run or group." in output
+
+
+def test_a_time_limit_that_is_not_a_number_is_refused_not_taken_as_no_limit() -> None:
+    """``nan`` passed click's range check, and the search then had no deadline at all."""
+    for limit in ("nan", "NaN", "-nan"):
+        code, output = run("solve", "--rack", "R1 R2 R3", "--time-limit", limit)
+        assert code == 2, limit
+        assert "is not a number of seconds" in output and "Traceback" not in output
+    code, output = run("solve", "--rack", "R10 R11 R12", "--time-limit", "0.5")
+    assert code == 0, output

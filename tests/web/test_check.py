@@ -66,7 +66,7 @@ def test_the_api_answers_the_documented_shape(client: FlaskClient) -> None:
     ({"table": 5}, 400, "`table` must be a string", {"field": "table"}),
     ({"table": "R5 R6 R7", "preset": "poker"}, 400, "unknown preset", {"field": "preset"}),
     ({"table": "R7 R7 R7"}, 400, "appears 3 times", {"tile": "R7", "count": 3, "allowed": 2}),
-    ([1, 2], 400, "JSON object", None),
+    ([1, 2], 400, "JSON object", {"field": "body"}),
 ])
 def test_the_api_answers_bad_input_with_a_400_saying_what_and_where(
         client: FlaskClient, payload, status, fragment, where) -> None:

@@ -78,6 +78,8 @@ def tampered(change: str) -> tuple[str, str]:
     data = json.loads(reading_json)
     if change == "not json":
         return "{\"width\": 640", preview_base64
+    if change == "lists nested deeper than the parser recurses":
+        return "[" * 100_000, preview_base64
     if change == "a tile in no set":
         data["sets"] = [[0, 1]]
     elif change == "a tile naming another set":
@@ -99,7 +101,7 @@ def tampered(change: str) -> tuple[str, str]:
 @pytest.mark.parametrize("change", [
     "not json", "a tile in no set", "a tile naming another set", "an outline outside the photo",
     "not a tile", "a preview that is not base64", "a preview that is not an image",
-    "a preview cut short"])
+    "a preview cut short", "lists nested deeper than the parser recurses"])
 def test_a_tampered_carried_photo_is_dropped_not_trusted(change: str) -> None:
     assert CarriedPhoto.from_fields(*tampered(change), preset=PRESSMAN) is None
 

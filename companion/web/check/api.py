@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from companion.core.melds import check_table
 from companion.core.presets import RULE_RANGES
@@ -18,17 +18,14 @@ from companion.core.tiles import (
     parse_rack,
     parse_table,
 )
-from companion.web.api import ApiInputError, preset_field
+from companion.web.api import ApiInputError, json_body, preset_field
 
 bp = Blueprint("check_api", __name__)
 
 
 @bp.post("/check")
 def check() -> Any:
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise ApiInputError("send a JSON object such as {\"table\": \"R5 R6 R7\", "
-                            "\"preset\": \"pressman\"}")
+    payload = json_body(example='{"table": "R5 R6 R7", "preset": "pressman"}')
     table_text = payload.get("table")
     if not isinstance(table_text, str):
         raise ApiInputError("`table` must be a string of tiles, sets separated by | ; or new "
@@ -49,10 +46,7 @@ def check() -> Any:
 def rack_value() -> Any:
     """The rack's value as the score keeper counts it: the palette shows it while tiles are
     tapped, so the page holds no rule of its own."""
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise ApiInputError("send a JSON object such as {\"rack\": \"K5 R13 J\", "
-                            "\"preset\": \"pressman\"}")
+    payload = json_body(example='{"rack": "K5 R13 J", "preset": "pressman"}')
     rack_text = payload.get("rack")
     if not isinstance(rack_text, str):
         raise ApiInputError("`rack` must be a string of tiles such as K5 R13 J", {"field": "rack"})

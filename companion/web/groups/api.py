@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request, url_for
 
 from companion.core.stats import Period
-from companion.web.api import ApiInputError
+from companion.web.api import ApiInputError, json_body
 from companion.web.groups import service
 from companion.web.models import Group, GroupMember, ScoreSession
 
@@ -87,9 +87,7 @@ def group_json(group: Group, period: Period = Period.ALL) -> dict[str, Any]:
 
 @bp.post("/groups")
 def create_group() -> tuple[Any, int]:
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise ApiInputError("send a JSON object such as {\"name\": \"Thursday club\"}")
+    payload = json_body(example='{"name": "Thursday club"}')
     try:
         group, key = service.create_group(payload.get("name"))
     except service.GroupError as error:

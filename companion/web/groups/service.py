@@ -18,6 +18,7 @@ from sqlalchemy import Executable, Result, case, func, select
 from sqlalchemy.orm import aliased
 
 from companion.core.league import LeagueRow, SessionTally, league
+from companion.core.scoring import name_key
 from companion.core.stats import Period, PlayerGame, PlayerStats, player_stats, session_totals
 from companion.web.models import (
     Game,
@@ -29,6 +30,7 @@ from companion.web.models import (
     db,
 )
 from companion.web.scores.service import hash_key
+from companion.web.transactions import begin_write
 
 MAX_GROUP_NAME = 60
 
@@ -72,8 +74,9 @@ def check_group_name(raw: object) -> str:
 def create_group(name: object) -> tuple[Group, str]:
     """A new group and its edit key (only the key's hash is stored)."""
     key = secrets.token_urlsafe(24)
-    group = Group(public_id=new_public_id(), name=check_group_name(name),
-                  edit_key_hash=hash_key(key))
+    checked_name = check_group_name(name)
+    begin_write()
+    group = Group(public_id=new_public_id(), name=checked_name, edit_key_hash=hash_key(key))
     db.session.add(group)
     db.session.commit()
     return group, key
@@ -92,13 +95,19 @@ def group_key_opens(group: Group, key: str | None) -> bool:
 
 
 def member_named(group: Group, name: str) -> GroupMember | None:
-    wanted = name.casefold()
-    return next((m for m in group.members if m.name.casefold() == wanted), None)
+    wanted = name_key(name)
+    return next((m for m in group.members if name_key(m.name) == wanted), None)
 
 
 def join_group(score_session: ScoreSession, group: Group) -> None:
     """Put a new session in a group: each seat links to the member of that name (ignoring
-    case, spelled as the group spells it); a new name joins the group."""
+    case, spelled as the group spells it); a new name joins the group.
+
+    A write from its first read: the members are read under the write lock, so two sessions
+    joining at once neither fail with "database is locked" (SQLite refuses to turn a read
+    into a write while another writer waits) nor both add the same new name.
+    """
+    begin_write()
     score_session.group_id = group.id
     for player in score_session.players:
         member = member_named(group, player.name)

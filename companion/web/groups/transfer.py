@@ -28,13 +28,16 @@ from companion.core.scoring import (
     Rack,
     ScoringError,
     apply_rule_overrides,
+    check_name,
     check_paper_scores,
     check_players,
     check_rounds,
+    name_key,
     score_exhausted,
     score_went_out,
 )
 from companion.core.tiles import format_tiles
+from companion.web.api import broken_text_problem
 from companion.web.groups.service import check_group_name, new_public_id
 from companion.web.models import (
     Game,
@@ -52,7 +55,9 @@ from companion.web.scores.service import parse_rack_text, result_json
 FORMAT = "companion-export"
 VERSION = 1
 PUBLIC_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
-"""What a session's public id may be: it is a piece of every URL of the session."""
+"""What a session's, group's or player's public id may be: it is a piece of every URL."""
+HISTORY_ACTIONS = frozenset({"recorded", "edited", "undone", "redone"})
+"""What a history line says was done to a game (``GameChange.action``)."""
 
 
 class ImportRefused(ValueError):
@@ -154,11 +159,16 @@ def _list(value: object, what: str, where: str) -> list[Any]:
 def _moment(value: object, what: str, where: str, *, optional: bool = False) -> datetime | None:
     if value is None and optional:
         return None
-    try:
-        return datetime.fromisoformat(str(value)) if isinstance(value, str) else None
-    except ValueError:
-        pass
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
     raise ImportRefused(f"{what} must be a date and time such as 2026-01-08T19:30:00", where)
+
+
+def _public_id(value: object) -> bool:
+    return isinstance(value, str) and PUBLIC_ID_PATTERN.fullmatch(value) is not None
 
 
 def _rack(name: str, value: object, where: str) -> Rack | None:
@@ -209,6 +219,7 @@ def _check_session(data: object, where: str) -> CheckedSession:
     session = _object(data, "a session", where)
     created_at = _moment(session.get("created_at"), "`created_at`", where)
     assert created_at is not None
+    _moment(session.get("updated_at"), "`updated_at`", where, optional=True)
     try:
         players = check_players(_list(session.get("players"), "`players`", where))
         rounds = session.get("rounds")
@@ -246,8 +257,17 @@ def _check_session(data: object, where: str) -> CheckedSession:
     for change in _list(session.get("history", []), "`history`", where):
         change = _object(change, "a history line", where)
         _moment(change.get("at"), "a history line's `at`", where)
-        if not isinstance(change.get("game"), int) or not isinstance(change.get("action"), str):
-            raise ImportRefused("a history line needs its `game` number and `action`", where)
+        game_number = change.get("game")
+        if (isinstance(game_number, bool) or not isinstance(game_number, int)
+                or change.get("action") not in HISTORY_ACTIONS):
+            raise ImportRefused("a history line needs its `game` number and `action` (one of "
+                                f"{', '.join(sorted(HISTORY_ACTIONS))})", where)
+        if not isinstance(change.get("summary", ""), str):
+            raise ImportRefused("a history line's `summary` must be text", where)
+        for side in ("before", "after"):
+            if not isinstance(change.get(side), dict | None):
+                raise ImportRefused(f"a history line's `{side}` must be a game (a JSON object) "
+                                    "or null", where)
     return CheckedSession(session, created_at, players, rules, tuple(results))
 
 
@@ -269,7 +289,11 @@ def _stored_fingerprints() -> set[tuple[datetime, tuple[str, ...]]]:
 def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSession]]:
     """Everything in the file, checked; the first problem is refused with its place."""
     data = _object(payload, "the file", "")
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
+    broken_text = broken_text_problem(data)
+    if broken_text is not None:
+        raise ImportRefused(broken_text[0], "the file")
+    if (data.get("format") != FORMAT or isinstance(data.get("version"), bool)
+            or data.get("version") != VERSION):
         raise ImportRefused(f"this is not a Companion export (format {FORMAT!r}, version "
                             f"{VERSION})", "the file", code="not_an_export")
     seen: dict[tuple[datetime, tuple[str, ...]], str] = {}
@@ -312,15 +336,31 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         if group.get("id") in known_groups:
             raise ImportRefused("this group is already here", where, code="group_here")
         if group.get("id") is not None:
-            if not isinstance(group.get("id"), str):
-                raise ImportRefused("a group's `id` must be text", where)
+            if not _public_id(group.get("id")):
+                raise ImportRefused("a group's `id` must be 8 to 32 letters, digits, '-' or "
+                                    "'_'", where)
             known_groups.add(group["id"])
-        for member in _list(group.get("members", []), "`members`", where):
+        member_names: dict[str, str] = {}
+        for position, member in enumerate(_list(group.get("members", []), "`members`", where),
+                                          start=1):
             member = _object(member, "a player", where)
             member_id = member.get("id")
-            if not isinstance(member.get("name"), str) or not isinstance(member_id,
-                                                                         str | None):
-                raise ImportRefused("a player needs a `name` (and an `id` as text)", where)
+            if not isinstance(member.get("name"), str) or not (member_id is None
+                                                               or _public_id(member_id)):
+                raise ImportRefused("a player needs a `name` (and an `id` of 8 to 32 letters, "
+                                    "digits, '-' or '_')", where)
+            try:
+                name = check_name(member["name"], position)
+            except ScoringError as error:
+                raise ImportRefused(str(error), f"{where}, members") from error
+            if name != member["name"] or not name:
+                raise ImportRefused(f"player {position}: the name {member['name']!r} must be "
+                                    "written as it is kept (trimmed, single spaces)",
+                                    f"{where}, members")
+            if name_key(name) in member_names:
+                raise ImportRefused(f"player {name} is in the group twice (also as "
+                                    f"{member_names[name_key(name)]})", f"{where}, members")
+            member_names[name_key(name)] = name
             if member_id in known_members:
                 raise ImportRefused(f"player {member['name']} is already here (its id is "
                                     "taken)", where)
@@ -332,6 +372,13 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         sessions = tuple(
             check_new(_check_session(s, f"{where}, session {i}"), f"{where}, session {i}")
             for i, s in enumerate(_list(group.get("sessions", []), "`sessions`", where), 1))
+        for index, checked in enumerate(sessions, start=1):
+            for seat in checked.players:
+                spelled = member_names.get(name_key(seat), seat)
+                if spelled != seat:
+                    raise ImportRefused(f"{seat} is spelled {spelled} in the group's members: "
+                                        "a seat and its player are written alike",
+                                        f"{where}, session {index}")
         groups.append(CheckedGroup(group, name, sessions))
     loose = [check_new(_check_session(s, f"session {i}"), f"session {i}")
              for i, s in enumerate(_list(data.get("sessions", []), "`sessions`", "the file"), 1)]
@@ -350,11 +397,11 @@ def import_data(payload: object) -> tuple[int, int]:
         members: dict[str, GroupMember] = {}
         for member in data.get("members") or []:
             if isinstance(member, dict) and isinstance(member.get("name"), str):
-                members[member["name"].casefold()] = GroupMember(
+                members[name_key(member["name"])] = GroupMember(
                     public_id=str(member.get("id") or new_public_id()), name=member["name"])
         for checked in checked_group.sessions:
             for name in checked.players:
-                members.setdefault(name.casefold(),
+                members.setdefault(name_key(name),
                                    GroupMember(public_id=new_public_id(), name=name))
         group.members = list(members.values())
         for checked in checked_group.sessions:
@@ -384,7 +431,7 @@ def _store_session(checked: CheckedSession, group: Group | None,
         rounds=data["rounds"], edit_key_hash=data["edit_key_hash"])
     if group is not None:
         group.sessions.append(score_session)
-    players = {name: Player(seat=seat, name=name, member=members.get(name.casefold()))
+    players = {name: Player(seat=seat, name=name, member=members.get(name_key(name)))
                for seat, name in enumerate(checked.players, start=1)}
     score_session.players = list(players.values())
     for result, game_data in zip(checked.results, data["games"], strict=True):

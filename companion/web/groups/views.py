@@ -30,6 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import ScoringError
 from companion.core.stats import Period
+from companion.web.api import JsonTextError, parse_json_text
 from companion.web.groups import charts, picture, service, transfer
 from companion.web.groups.forms import GroupSessionForm, ImportForm, NewGroupForm
 from companion.web.languages import DEFAULT_LANGUAGE, current_language
@@ -37,6 +38,7 @@ from companion.web.models import Group, GroupMember, db
 from companion.web.scores import service as scores_service
 from companion.web.scores.views import device_hash_to_grant
 from companion.web.scores.words import refusal
+from companion.web.transactions import begin_write
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
@@ -256,9 +258,10 @@ def import_file() -> BaseResponse | tuple[str, int]:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            payload = json.loads(form.file.data.read().decode("utf-8"))
+            payload = parse_json_text(form.file.data.read())
+            begin_write()  # checked and stored under the write lock: two imports queue
             groups, sessions = transfer.import_data(payload)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        except JsonTextError as error:
             db.session.rollback()
             form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
         except transfer.ImportRefused as error:

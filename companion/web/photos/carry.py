@@ -19,6 +19,7 @@ from companion.core.presets import Preset
 from companion.core.tiles import NotationError, Table, Tile
 from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
 from companion.vision.preview import preview_of
+from companion.web.api import parse_json_text
 
 PREVIEW_LONGEST_SIDE = 1024
 # Base64 grows a JPEG by a third: 330 kB of JPEG stays well under the 500 kB form field limit.
@@ -58,8 +59,8 @@ class CarriedPhoto:
             return None
         try:
             preview = base64.b64decode(preview_base64, validate=True)
-            reading = _reading_from_json(json.loads(reading_json), preset)
-        except (binascii.Error, ValueError, TypeError, KeyError):
+            reading = _reading_from_json(parse_json_text(reading_json), preset)
+        except (binascii.Error, ValueError, TypeError, KeyError):  # JsonTextError is a ValueError
             return None
         try:
             decode_image(preview)  # what annotate() will do with it: refuse it here instead

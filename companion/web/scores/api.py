@@ -175,6 +175,30 @@ def links(session: ScoreSession | SheetView, key: str | None = None
     return found
 
 
+def rule_overrides(payload: dict[str, Any]) -> dict[str, Any]:
+    """The rules a new session changes: ``rules`` (or its older name ``overrides``) and any
+    rule given at the top level. One rule given twice with two values is refused, not decided
+    by which spelling wins."""
+    given = {name: payload[name] for name in ("rules", "overrides") if name in payload}
+    if len(given) > 1:
+        raise bad("send the rules once, as `rules` (`overrides` is its older name)",
+                  field="rules")
+    field, chosen = next(iter(given.items()), ("rules", None))
+    if chosen is None:
+        chosen = {}
+    if not isinstance(chosen, dict):
+        raise bad(f"`{field}` must be an object such as {{\"joker_penalty\": 25}}",
+                  field=field)
+    overrides = dict(chosen)
+    for name in RULE_FIELDS:
+        if name in payload:
+            if name in overrides and overrides[name] != payload[name]:
+                raise bad(f"`{name}` is given twice, as {payload[name]!r} and in `{field}` as "
+                          f"{overrides[name]!r}", field=name)
+            overrides[name] = payload[name]
+    return overrides
+
+
 @bp.post("/sessions")
 def create_session() -> tuple[Any, int]:
     payload = json_body()
@@ -190,10 +214,7 @@ def create_session() -> tuple[Any, int]:
     preset = payload.get("preset")
     if preset is not None and not isinstance(preset, str):
         raise bad("`preset` must be pressman, sabra or twist", field="preset")
-    overrides = payload.get("rules") or payload.get("overrides") or {}
-    if not isinstance(overrides, dict):
-        raise bad("`rules` must be an object such as {\"joker_penalty\": 25}", field="rules")
-    overrides |= {key: payload[key] for key in RULE_FIELDS if key in payload}
+    overrides = rule_overrides(payload)
     group = group_for_new_session(payload.get("group"))
     session, key = service.create_session(players, rounds, preset, overrides)
     join_new_session(session, group)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from companion.core.solver import GOALS, arrange, best_play
 from companion.core.tiles import ImpossibleTilesError, NotationError, parse_rack, parse_table
-from companion.web.api import ApiInputError, preset_field
+from companion.web.api import ApiInputError, json_body, preset_field
 
 bp = Blueprint("solve_api", __name__)
 
@@ -27,9 +27,7 @@ def _text(payload: dict[str, Any], field: str) -> str | None:
 def solve() -> Any:
     """Fields: ``table`` (sets), ``rack`` (absent or null: arrange the table's tiles),
     ``opened`` (bool, default false), ``preset`` (default pressman), ``goal`` (tiles|value)."""
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise ApiInputError(f"send a JSON object such as {EXAMPLE}")
+    payload = json_body(example=EXAMPLE)
     table_text, rack_text = _text(payload, "table"), _text(payload, "rack")
     opened = payload.get("opened", False)
     if not isinstance(opened, bool):

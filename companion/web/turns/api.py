@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from companion.core.presets import with_tournament_rule
 from companion.core.referee import TurnInputError, referee_typed_turn
 from companion.core.solver import arrangement_hint
-from companion.web.api import ApiInputError, preset_field
+from companion.web.api import ApiInputError, json_body, preset_field
 
 bp = Blueprint("turns_api", __name__)
 
@@ -23,9 +23,7 @@ def referee_turn() -> Any:
     (optional), ``opened`` (bool, default false), ``preset`` (default pressman),
     ``tournament_joker_rule`` (bool, default false: seed 004's tournament rule), ``over_time``
     (bool, default false: the player ran over the turn time)."""
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise ApiInputError(f"send a JSON object such as {EXAMPLE}")
+    payload = json_body(example=EXAMPLE)
     texts: dict[str, str | None] = {}
     for field, required in (("before", False), ("after", True), ("rack", False)):
         value = payload.get(field)
