@@ -82,6 +82,11 @@ def test_unbalanced_paper_scores_show_what_the_winner_should_score(client: Flask
     assert 'value="12"' in answer.text
     garbled = record(client, session_id, "paper", **lines({"0-score": "1O", "1-score": "-10"}))
     assert garbled.status_code == 422 and "“1O” is not a score" in garbled.text
+    # Python's int() reads "1_1" as 11: a score on paper is a sign and digits only
+    underscored = record(client, session_id, "paper", **lines({"0-score": "1_1",
+                                                               "1-score": "-11"}))
+    assert underscored.status_code == 422 and "“1_1” is not a score" in underscored.text
+    assert 'value="1_1"' in underscored.text
 
 
 def test_a_tie_offers_fewest_tiles_and_the_table_names_the_winner(client: FlaskClient) -> None:

@@ -98,6 +98,9 @@ def read_signed(text: str | None) -> int | None:
     cleaned = (text or "").strip().replace("−", "-").replace("–", "-").replace(" ", "")
     if not cleaned:
         return None
+    if not re.fullmatch(r"[+-]?\d+", cleaned):
+        # Python's int() would also take "1_1" as 11: a paper score is only a sign and digits
+        raise ValueError(f"not a score: {text!r}")
     return int(cleaned)
 
 
