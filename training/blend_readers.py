@@ -21,7 +21,7 @@ from pathlib import Path
 import torch
 
 from training.networks import TileReader, load_folded_onnx
-from training.train_reader import onnx_outputs
+from training.train_reader import export_reader, onnx_outputs
 
 
 def blended(start: TileReader, tuned: TileReader, share: float) -> TileReader:
@@ -49,12 +49,7 @@ def main() -> None:
     load_folded_onnx(start, args.start)
     tuned = TileReader(classes=outputs)
     tuned.load_state_dict(torch.load(args.tuned))
-    model = blended(start, tuned, args.share).eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(args.out), dynamo=False,
-                      input_names=["crop"], output_names=["logits"], opset_version=13,
-                      dynamic_axes={"crop": {0: "batch"}, "logits": {0: "batch"}})
-    print(f"wrote {args.out}", flush=True)
+    export_reader(blended(start, tuned, args.share).eval(), args.out)
 
 
 if __name__ == "__main__":

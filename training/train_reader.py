@@ -246,6 +246,15 @@ def onnx_outputs(path: Path) -> int:
     return int(numpy_helper.to_array(weights[last.input[1]]).shape[0])
 
 
+def export_reader(model: torch.nn.Module, path: Path) -> None:
+    """Write ``model`` as the ONNX file cv2.dnn reads (a batch of 64×48 crops in, logits out)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(path), dynamo=False,
+                      input_names=["crop"], output_names=["logits"], opset_version=13,
+                      dynamic_axes={"crop": {0: "batch"}, "logits": {0: "batch"}})
+    print(f"wrote {path}", flush=True)
+
+
 def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: float
                       ) -> torch.Tensor:
     """How far the student's softened probabilities are from the teacher's (KL divergence,
@@ -470,11 +479,7 @@ def main() -> None:
     if synthetic_check:
         evaluate(model, synthetic_check, images, rng, "held-out synthetic")
     torch.save(model.state_dict(), args.weights)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(args.out), dynamo=False,
-                      input_names=["crop"], output_names=["logits"], opset_version=13,
-                      dynamic_axes={"crop": {0: "batch"}, "logits": {0: "batch"}})
-    print(f"wrote {args.out}", flush=True)
+    export_reader(model, args.out)
 
 
 if __name__ == "__main__":

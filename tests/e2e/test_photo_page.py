@@ -56,6 +56,18 @@ def test_a_file_that_is_not_a_photo_is_answered_on_the_page(page, tmp_path) -> N
     assert page.locator("#annotated-photo").count() == 0
 
 
+def record_game_one_on_a_phone(page) -> None:
+    """At 360 px: a session of Ann and Bob started, its first game's page open, Ann went out."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/scores/new")
+    for seat, name in enumerate(["Ann", "Bob"], start=1):
+        page.fill(f"#player_{seat}", name)
+    page.get_by_role("button", name="Start the session").click()
+    page.get_by_text("Session started").wait_for()
+    page.get_by_role("link", name="Record game 1").click()
+    page.get_by_label("Ann", exact=True).check()
+
+
 def test_a_photo_of_the_rack_fills_the_rack_field_on_a_360_pixel_phone(page, tmp_path) -> None:
     """The record-game page: choosing a rack photo reads it at once and fills the field;
     a long file name does not widen the page; nothing is recorded until the game is."""
@@ -70,14 +82,7 @@ def test_a_photo_of_the_rack_fills_the_rack_field_on_a_360_pixel_phone(page, tmp
     photo = tmp_path / ("a-very-long-photo-file-name-from-the-phone-camera-" * 3 + "rack.jpg")
     cv2.imwrite(str(photo), render.image)
 
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto("/scores/new")
-    for seat, name in enumerate(["Ann", "Bob"], start=1):
-        page.fill(f"#player_{seat}", name)
-    page.get_by_role("button", name="Start the session").click()
-    page.get_by_text("Session started").wait_for()
-    page.get_by_role("link", name="Record game 1").click()
-    page.get_by_label("Ann", exact=True).check()
+    record_game_one_on_a_phone(page)
 
     page.get_by_label("Photo of Bob's rack").set_input_files(str(photo))
     status = page.locator(".player-line[data-player='Bob'] .rack-photo-status")
@@ -130,14 +135,7 @@ def test_a_rack_read_in_part_says_so_beside_the_rack_field(page, tmp_path) -> No
     photo = tmp_path / "rack.jpg"
     cv2.imwrite(str(photo), image[:, :cut])
 
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto("/scores/new")
-    for seat, name in enumerate(["Ann", "Bob"], start=1):
-        page.fill(f"#player_{seat}", name)
-    page.get_by_role("button", name="Start the session").click()
-    page.get_by_text("Session started").wait_for()
-    page.get_by_role("link", name="Record game 1").click()
-    page.get_by_label("Ann", exact=True).check()
+    record_game_one_on_a_phone(page)
 
     page.get_by_label("Photo of Bob's rack").set_input_files(str(photo))
     status = page.locator(".player-line[data-player='Bob'] .rack-photo-status")
