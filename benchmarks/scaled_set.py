@@ -44,19 +44,12 @@ class ScaledCanvas:
 
 def labelled_photos(split: str = "valid") -> list[tuple[str, np.ndarray, list[tuple[Tile, np.ndarray]]]]:
     """Every photo of ``split`` with tiles, in name order: (name, image, [(tile, outline)])."""
-    from benchmarks.vision import _class_names, _tile_of
+    from benchmarks.vision import labelled_tiles
     from training.dataset import DATA_ROOT
 
-    names = _class_names()
     photos = []
     for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
-        tiles = []
-        for line in (DATA_ROOT / split / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
-            parts = line.split()
-            if len(parts) < 7:
-                continue
-            outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
-            tiles.append((_tile_of(names[int(parts[0])]), outline))
+        tiles = labelled_tiles(image_path)
         if tiles:
             photos.append((image_path.stem, cv2.imread(str(image_path), cv2.IMREAD_COLOR), tiles))
     return photos

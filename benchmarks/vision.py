@@ -229,19 +229,27 @@ def read_timed(image: np.ndarray, tally: Tally) -> PhotoReading | None:
     return reading
 
 
+def labelled_tiles(image_path: Path) -> list[tuple[Tile, np.ndarray]]:
+    """The tiles labelled on one photo of the dataset (its ``labels/`` file beside
+    ``images/``), each with its outline in the photo's 640 px."""
+    names = _class_names()
+    tiles = []
+    labels = image_path.parent.parent / "labels" / f"{image_path.stem}.txt"
+    for line in labels.read_text().splitlines():
+        parts = line.split()
+        if len(parts) < 7:
+            continue
+        outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
+        tiles.append((_tile_of(names[int(parts[0])]), outline))
+    return tiles
+
+
 def valid_split(split: str = "valid") -> Tally:
     """The labelled real photos of ``split`` (``valid/``; ``train/`` only to look at what
     the networks learned from, never to tune on)."""
-    names = _class_names()
     tally = Tally()
     for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
-        tiles = []
-        for line in (DATA_ROOT / split / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
-            parts = line.split()
-            if len(parts) < 7:
-                continue
-            outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
-            tiles.append(TruthTile(_tile_of(names[int(parts[0])]), outline))
+        tiles = [TruthTile(tile, outline) for tile, outline in labelled_tiles(image_path)]
         truth = Truth(tiles, derive_sets(tiles), ordered=False)
         image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         score(read_timed(image, tally), truth, tally)
@@ -254,16 +262,9 @@ def valid_shadowed(kinds: dict[str, Tally]) -> Tally:
     drawn from the photo's number, each kind also tallied in ``kinds``."""
     from training.synthetic import cast_shadow
 
-    names = _class_names()
     tally = Tally()
     for image_path in sorted((DATA_ROOT / "valid" / "images").glob("*.jpg")):
-        tiles = []
-        for line in (DATA_ROOT / "valid" / "labels" / f"{image_path.stem}.txt").read_text().splitlines():
-            parts = line.split()
-            if len(parts) < 7:
-                continue
-            outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
-            tiles.append(TruthTile(_tile_of(names[int(parts[0])]), outline))
+        tiles = [TruthTile(tile, outline) for tile, outline in labelled_tiles(image_path)]
         if not tiles:
             continue
         truth = Truth(tiles, derive_sets(tiles), ordered=False)
