@@ -39,6 +39,7 @@ from companion.vision.pipeline import (
     crop_factor_for,
     find_and_read,
 )
+from companion.vision.quality import POOR_READING
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -376,8 +377,10 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
         on_rack |= {index for index, _ in left_off}
     doubtful = unsure or bool(left_off) or _box_among_tiles(
         read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
+    poorly_read = _poorly_read(read, rows)
     tiles = tuple(replace(read.tile(index), set_index=row_number,
-                          low_confidence=read.tile(index).low_confidence or doubtful)
+                          low_confidence=read.tile(index).low_confidence or doubtful
+                          or poorly_read)
                   for row_number, row in enumerate(rows) for index in row)
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in on_rack)
@@ -386,6 +389,18 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset,
                        seen_whole=not doubtful), len(left_off)
+
+
+def _poorly_read(read: ReadFound, rows: list[list[int]]) -> bool:
+    """Whether the rack's tiles were read poorly as a whole: their median confidence under
+    POOR_READING. Every tile is then unsure, the ones read surely too: a shaken phone's
+    line blur leaves a tile's edges sharp across the blur (the Laplacian's sharpness,
+    ``quality.sharpness``, passes for unblurred) while its number smears into another one,
+    read at 0.91–0.92 among neighbours read at 0.2–0.85 (the real racks under 15 px of
+    motion blur: B5 for B6 on rummy3-7, O5 for O6 on rummy3-18, O3 for O4 on rummy4-89).
+    The real racks as taken read at a median of 0.90 or more."""
+    confidence = [float(read.confidence[index]) for row in rows for index in row]
+    return bool(confidence) and float(np.median(confidence)) < POOR_READING
 
 
 def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
