@@ -302,6 +302,33 @@ def valid_scaled(tile_width: float, *, soft: bool = False, split: str = "valid")
     return tally
 
 
+def valid_motion_blurred(length: int, split: str = "valid") -> Tally:
+    """The `valid/` photos with tiles under a line blur ``length`` px long (a shaken hand:
+    the kernel of benchmarks/rack_stress.py, its direction drawn from the photo's number, a
+    fixed seed), saved as a JPEG and read from its bytes through ``read_photo``."""
+    from benchmarks.rack_stress import JPEG_QUALITY, motion_blurred
+
+    tally = Tally()
+    for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
+        tiles = [TruthTile(tile, outline) for tile, outline in labelled_tiles(image_path)]
+        if not tiles:
+            continue
+        truth = Truth(tiles, derive_sets(tiles), ordered=False)
+        number = image_path.stem.split("_")[0].split("-")[-1]
+        blurred = motion_blurred(cv2.imread(str(image_path), cv2.IMREAD_COLOR), length,
+                                 int(number) if number.isdigit() else 0)
+        started = time.perf_counter()
+        try:
+            reading: PhotoReading | None = read_photo(
+                cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1]
+                .tobytes(), preset=PRESSMAN)
+        except PhotoError:
+            reading = None
+        tally.milliseconds.append((time.perf_counter() - started) * 1000)
+        score(reading, truth, tally)
+    return tally
+
+
 SCALED_WIDTHS = "40,30,24,18"
 
 
@@ -744,6 +771,10 @@ def main() -> None:
     parser.add_argument("--scaled-soft", action="store_true",
                         help="with --valid-scaled, also each size a little blurred and saved "
                              "at JPEG quality 70 (a phone's wider shot)")
+    parser.add_argument("--valid-motion-blur", nargs="?", const="9,15", default=None,
+                        metavar="LENGTHS",
+                        help="also valid/ under a line (motion) blur of these px (comma-separated; "
+                             "default 9,15), one direction per photo by a fixed seed")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -771,6 +802,8 @@ def main() -> None:
         if args.scaled_soft:
             tallies[f"valid/ scaled, tiles {width} px, soft"] = valid_scaled(float(width),
                                                                             soft=True)
+    for length in (args.valid_motion_blur.split(",") if args.valid_motion_blur else []):
+        tallies[f"valid/, motion blur {length} px"] = valid_motion_blurred(int(length))
     if args.synthetic:
         tallies[f"synthetic ({args.synthetic} photos)"] = synthetic(args.synthetic)
     kinds: dict[str, Tally] = {}
