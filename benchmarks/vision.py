@@ -1,7 +1,8 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--real-racks] [--real-racks-stress]
+        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--valid-motion-blur [9,15]]
+        [--real-racks] [--real-racks-stress]
         [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
@@ -21,6 +22,8 @@ a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a sof
 shadow cast across its labelled tiles. ``--valid-scaled`` reads `valid/` shrunk so its tiles
 are 40, 30, 24 and 18 px wide, several photos to a 640×640 JPEG (``benchmarks.scaled_set``: a
 wider shot's many small real tiles; ``--scaled-soft`` also blurred a little, JPEG quality 70).
+``--valid-motion-blur`` reads `valid/` under a line blur of 9 and 15 px (a shaken hand, one
+direction per photo by a fixed seed: the kernel of ``benchmarks.rack_stress``).
 Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
