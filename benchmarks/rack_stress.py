@@ -120,15 +120,21 @@ def _filling(rack: LabelledRack):
                                   interpolation=cv2.INTER_CUBIC))
 
 
+def motion_blurred(image: np.ndarray, length: int, number: int) -> np.ndarray:
+    """A shaken hand: ``image`` under a line blur ``length`` px long, in a direction drawn
+    from the photo's ``number`` (a fixed seed)."""
+    angle = np.random.default_rng([number, length, 7]).uniform(0, 180)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
 def _motion_blur(length: int) -> Transform:
     """A shaken hand: a line blur ``length`` px long in a direction drawn from the photo."""
     def transform(rack: LabelledRack):
-        angle = np.random.default_rng([rack.number, length, 7]).uniform(0, 180)
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1
-        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
-        kernel = cv2.warpAffine(kernel, turn, (length, length))
-        return _same(rack, cv2.filter2D(rack.image, -1, kernel / kernel.sum()))
+        return _same(rack, motion_blurred(rack.image, length, rack.number))
     return transform
 
 

@@ -1,7 +1,8 @@
 """Benchmark of the photo reader on the real `valid/` photos and on the fixed synthetic set.
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
-        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--real-racks] [--real-racks-stress]
+        [--valid-scaled [40,30,24,18]] [--scaled-soft] [--valid-motion-blur [9,15]]
+        [--real-racks] [--real-racks-stress]
         [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
@@ -21,6 +22,8 @@ a hard shadow line, a side light: fixed seeds, held out) and `valid/` with a sof
 shadow cast across its labelled tiles. ``--valid-scaled`` reads `valid/` shrunk so its tiles
 are 40, 30, 24 and 18 px wide, several photos to a 640×640 JPEG (``benchmarks.scaled_set``: a
 wider shot's many small real tiles; ``--scaled-soft`` also blurred a little, JPEG quality 70).
+``--valid-motion-blur`` reads `valid/` under a line blur of 9 and 15 px (a shaken hand, one
+direction per photo by a fixed seed: the kernel of ``benchmarks.rack_stress``).
 Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
@@ -295,6 +298,33 @@ def valid_scaled(tile_width: float, *, soft: bool = False, split: str = "valid")
         started = time.perf_counter()
         try:
             reading: PhotoReading | None = read_photo(canvas.jpeg, preset=PRESSMAN)
+        except PhotoError:
+            reading = None
+        tally.milliseconds.append((time.perf_counter() - started) * 1000)
+        score(reading, truth, tally)
+    return tally
+
+
+def valid_motion_blurred(length: int, split: str = "valid") -> Tally:
+    """The `valid/` photos with tiles under a line blur ``length`` px long (a shaken hand:
+    the kernel of benchmarks/rack_stress.py, its direction drawn from the photo's number, a
+    fixed seed), saved as a JPEG and read from its bytes through ``read_photo``."""
+    from benchmarks.rack_stress import JPEG_QUALITY, motion_blurred
+
+    tally = Tally()
+    for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
+        tiles = [TruthTile(tile, outline) for tile, outline in labelled_tiles(image_path)]
+        if not tiles:
+            continue
+        truth = Truth(tiles, derive_sets(tiles), ordered=False)
+        number = image_path.stem.split("_")[0].split("-")[-1]
+        blurred = motion_blurred(cv2.imread(str(image_path), cv2.IMREAD_COLOR), length,
+                                 int(number) if number.isdigit() else 0)
+        started = time.perf_counter()
+        try:
+            reading: PhotoReading | None = read_photo(
+                cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1]
+                .tobytes(), preset=PRESSMAN)
         except PhotoError:
             reading = None
         tally.milliseconds.append((time.perf_counter() - started) * 1000)
@@ -744,6 +774,10 @@ def main() -> None:
     parser.add_argument("--scaled-soft", action="store_true",
                         help="with --valid-scaled, also each size a little blurred and saved "
                              "at JPEG quality 70 (a phone's wider shot)")
+    parser.add_argument("--valid-motion-blur", nargs="?", const="9,15", default=None,
+                        metavar="LENGTHS",
+                        help="also valid/ under a line (motion) blur of these px (comma-separated; "
+                             "default 9,15), one direction per photo by a fixed seed")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -771,6 +805,8 @@ def main() -> None:
         if args.scaled_soft:
             tallies[f"valid/ scaled, tiles {width} px, soft"] = valid_scaled(float(width),
                                                                             soft=True)
+    for length in (args.valid_motion_blur.split(",") if args.valid_motion_blur else []):
+        tallies[f"valid/, motion blur {length} px"] = valid_motion_blurred(int(length))
     if args.synthetic:
         tallies[f"synthetic ({args.synthetic} photos)"] = synthetic(args.synthetic)
     kinds: dict[str, Tally] = {}
