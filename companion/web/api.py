@@ -56,11 +56,12 @@ def json_body(*, example: str | None = None, max_bytes: int = MAX_JSON_BYTES,
         raise ApiInputError(f"send a JSON object{such_as} (Content-Type: application/json)",
                             body)
     if request.content_length is not None and request.content_length > max_bytes:
-        raise ApiInputError(f"the JSON body is {request.content_length} bytes; at most "
-                            f"{max_bytes} are read", body, 413)
+        raise ApiInputError(f"the JSON body is {request.content_length} bytes: too large, "
+                            f"at most {max_bytes // 1024} KB are read", body, 413)
     raw = request.get_data(cache=True)
     if len(raw) > max_bytes:
-        raise ApiInputError(f"the JSON body is longer than {max_bytes} bytes", body, 413)
+        raise ApiInputError(f"the JSON body is too large: at most {max_bytes // 1024} KB are "
+                            "read", body, 413)
     try:
         payload = parse_json_text(raw)
     except JsonTextError as error:

@@ -93,7 +93,7 @@ def test_every_tool_endpoint_reads_its_body_as_the_score_keeper_does(
     hint, a list answered like an empty object."""
     huge = client.post(url, json={"table": "x" * 100_000, "rack": "x", "name": "x",
                                   "after": "x"})
-    assert huge.status_code == 413 and "at most 65536" in huge.json["error"]
+    assert huge.status_code == 413 and "at most 64 KB" in huge.json["error"]
     plain = client.post(url, data="table=R5", content_type="text/plain")
     assert plain.status_code == 400
     assert "Content-Type: application/json" in plain.json["error"]

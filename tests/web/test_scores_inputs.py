@@ -70,7 +70,7 @@ def test_the_games_api_refuses_a_request_of_the_wrong_shape_with_a_clear_message
     assert listed.status_code == 400 and listed.json["where"] == {"field": "ending"}
     deep = "[" * 100_000 + "]" * 100_000
     nested = client.post(url, headers={**key, "Content-Type": "application/json"}, data=deep)
-    assert nested.status_code == 413 and "at most 65536 are read" in nested.json["error"]
+    assert nested.status_code == 413 and "at most 64 KB are read" in nested.json["error"]
     deep = "[" * 30_000 + "]" * 30_000  # within the size limit: the depth is what is refused
     nested = client.post(url, headers={**key, "Content-Type": "application/json"}, data=deep)
     assert nested.status_code == 400 and "nests deeper" in nested.json["error"]
