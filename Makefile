@@ -65,6 +65,6 @@ $(AXE): package.json package-lock.json
 # The pages' catalogues (companion/translations): extract the messages, merge them into every
 # language's messages.po, compile the .mo files (committed, so the wheel ships them).
 translations: $(DEV)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -o companion/translations/messages.pot --no-location --sort-output .
-	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching
+	$(BIN)/pybabel extract --no-wrap -F babel.cfg -k _l -o companion/translations/messages.pot --no-location --sort-output .
+	$(BIN)/pybabel update --no-wrap -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching
 	$(BIN)/pybabel compile -d companion/translations --statistics
