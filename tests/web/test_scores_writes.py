@@ -235,3 +235,28 @@ def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_say
     assert "Recorded there: game 1: Ann won (Ann +4, Bob −4)." in late.text
     assert 'value="K7 K8"' in late.text and 'name="number" type="hidden" value="2"' in late.text
     assert "Record game 2" in late.text
+
+
+def test_an_edit_of_a_game_another_phone_undid_keeps_the_typing_to_record_it_again(
+        client: FlaskClient) -> None:
+    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
+                                              "rounds": 2, "preset": "pressman"})
+    session_id = answer.location.rsplit("/", 1)[1]
+    client.post(f"/scores/{session_id}/games/new",
+                data={"ending": "out", "winner": "Ann", "lines-1-rack": "R9 B4"})
+    assert client.get(f"/scores/{session_id}/games/1/edit").status_code == 200
+    client.post(f"/scores/{session_id}/games/1/undo")  # the other phone, meanwhile
+    late = client.post(f"/scores/{session_id}/games/1/edit", data={
+        "ending": "out", "winner": "Ann", "lines-1-rack": "R9 B5"})
+    assert late.status_code == 409
+    assert ("Game 1 is no longer on the sheet (undone on another phone while you were editing"
+            " it): nothing was saved") in late.text
+    assert 'value="R9 B5"' in late.text and 'name="number" type="hidden" value="1"' in late.text
+    assert client.get(f"/api/v1/sessions/{session_id}").json["games"] == []
+    again = client.post(f"/scores/{session_id}/games/new", data={
+        "ending": "out", "winner": "Ann", "number": "1", "lines-1-rack": "R9 B5"})
+    assert again.status_code == 302
+    assert "+14" in client.get(f"/scores/{session_id}").text
+    # a game past the sheet's end is answered the same way: nothing saved, nothing typed lost
+    assert client.post(f"/scores/{session_id}/games/9/edit", data={
+        "ending": "out", "winner": "Ann", "lines-1-rack": "R9"}).status_code == 409

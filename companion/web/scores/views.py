@@ -339,8 +339,7 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
     form.set_players(players)
     game = None if game_number is None else service.stored_game(score_session, game_number)
     if game_number is not None and game is None:
-        abort(404, description=gettext("This session has no game %(number)s.",
-                                       number=game_number))
+        return edited_game_gone(score_session, form, game_number)
     number = game_number or service.games_stored(score_session)[1] + 1
     if form.validate():
         try:
@@ -381,6 +380,25 @@ def save_game(session_id: str, form: GameForm, game_number: int | None
         else:
             return written(score_session, outcome, "saved" if game is not None else "recorded")
     return game_page(score_session, form, number, editing=game is not None), 422
+
+
+def edited_game_gone(score_session: ScoreSession, form: GameForm, game_number: int
+                     ) -> tuple[str, int]:
+    """An edit posted for a game that is not stored (another phone undid it while this one
+    typed; games are numbered without gaps, so it is at or past the next game): nothing is
+    saved, the typing stays, and the form now records the session's next game; a 404 when
+    the session has no game left to record."""
+    next_game = service.sheet_of(score_session).next_game
+    if next_game is None:
+        abort(404, description=gettext("This session has no game %(number)s.",
+                                       number=game_number))
+    form.number.data = str(next_game[0])
+    form.form_errors.append(gettext(
+        "Game %(number)s is no longer on the sheet (undone on another phone while you were "
+        "editing it): nothing was saved. What you typed is below: record it as game %(next)s, "
+        "or cancel.",
+        number=game_number, next=next_game[0]))
+    return game_page(score_session, form, next_game[0], editing=False), 409
 
 
 @bp.route("/<session_id>/games/new", methods=["GET", "POST"])
