@@ -34,3 +34,12 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+def start_page(client: FlaskClient, *names: str, rounds: int = 2) -> str:
+    """A Pressman session started on the new-session page (Ann and Bob unless ``names``); its
+    public id."""
+    seats = {f"player_{i}": name for i, name in enumerate(names or ("Ann", "Bob"), start=1)}
+    answer = client.post("/scores/new", data={**seats, "rounds": rounds, "preset": "pressman"})
+    assert answer.status_code == 302, answer.text
+    return answer.location.rsplit("/", 1)[1]

@@ -11,6 +11,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.web.conftest import start_page
+
 PLAYERS = ["Ann", "Bob"]
 
 
@@ -18,13 +20,6 @@ def start_api(client: FlaskClient, **extra: Any) -> tuple[str, dict[str, str]]:
     answer = client.post("/api/v1/sessions", json={"players": PLAYERS, "rounds": 2, **extra})
     assert answer.status_code == 201, answer.json
     return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
-
-
-def start_page(client: FlaskClient, *names: str) -> str:
-    seats = {f"player_{i}": name for i, name in enumerate(names or PLAYERS, start=1)}
-    answer = client.post("/scores/new", data={**seats, "rounds": 2, "preset": "pressman"})
-    assert answer.status_code == 302, answer.text
-    return answer.location.rsplit("/", 1)[1]
 
 
 def test_a_paper_score_beyond_any_game_is_refused_on_the_page_keeping_what_was_typed(

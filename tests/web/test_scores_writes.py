@@ -19,6 +19,7 @@ from sqlalchemy import event, func, select
 from companion.web.extensions import db
 from companion.web.models import Game, GameChange
 from companion.web.scores import service
+from tests.web.conftest import start_page
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 PAPER = {"ending": "paper", "scores": {"Ann": 6, "Bob": -1, "Cy": -2, "Dee": -3}}
@@ -72,9 +73,7 @@ def test_recording_or_reading_game_40_costs_no_more_queries_than_game_2(
 
 def test_recording_through_the_page_costs_the_same_at_game_2_and_game_40(
         app: Flask, client: FlaskClient) -> None:
-    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
-                                              "rounds": 20, "preset": "pressman"})
-    session_id = answer.location.rsplit("/", 1)[1]
+    session_id = start_page(client, rounds=20)
     counts = []
     for _ in range(40):
         with counted_queries(app) as page_write:
@@ -152,9 +151,7 @@ def test_the_same_request_twice_with_one_idempotency_key_is_one_game(
 
 
 def test_the_same_form_posted_twice_records_one_game(client: FlaskClient) -> None:
-    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
-                                              "rounds": 2, "preset": "pressman"})
-    session_id = answer.location.rsplit("/", 1)[1]
+    session_id = start_page(client)
     page = client.get(f"/scores/{session_id}/games/new?ending=paper").text
     token = re.search(r'name="idempotency_key" type="hidden" value="([^"]+)"', page)
     number = re.search(r'name="number" type="hidden" value="([^"]+)"', page)
@@ -195,9 +192,7 @@ def test_after_an_undo_redo_is_offered_until_the_next_change(client: FlaskClient
 
 def test_the_sheet_page_offers_redo_after_undo_and_it_puts_the_game_back(
         client: FlaskClient) -> None:
-    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
-                                              "rounds": 2, "preset": "pressman"})
-    session_id = answer.location.rsplit("/", 1)[1]
+    session_id = start_page(client)
     client.post(f"/scores/{session_id}/games/new",
                 data={"ending": "out", "winner": "Ann", "lines-1-rack": "R9 B4"})
     assert "Redo game" not in client.get(f"/scores/{session_id}").text
@@ -222,9 +217,7 @@ def test_the_history_keeps_the_idempotency_key_with_the_change(
 
 def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_says_what(
         app: Flask, client: FlaskClient) -> None:
-    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
-                                              "rounds": 2, "preset": "pressman"})
-    session_id = answer.location.rsplit("/", 1)[1]
+    session_id = start_page(client)
     other_phone = {"ending": "paper", "number": "1", "lines-0-score": "+4",
                    "lines-1-score": "-4"}
     assert client.post(f"/scores/{session_id}/games/new", data=other_phone).status_code == 302
@@ -239,9 +232,7 @@ def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_say
 
 def test_an_edit_of_a_game_another_phone_undid_keeps_the_typing_to_record_it_again(
         client: FlaskClient) -> None:
-    answer = client.post("/scores/new", data={"player_1": "Ann", "player_2": "Bob",
-                                              "rounds": 2, "preset": "pressman"})
-    session_id = answer.location.rsplit("/", 1)[1]
+    session_id = start_page(client)
     client.post(f"/scores/{session_id}/games/new",
                 data={"ending": "out", "winner": "Ann", "lines-1-rack": "R9 B4"})
     assert client.get(f"/scores/{session_id}/games/1/edit").status_code == 200
