@@ -415,6 +415,14 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
     top, lowest = rows[0], rows[-1]
     up = -top.down
     height = float(np.median([row.tile_height for row in rows]))
+    # (the row measured from, the row the tile goes to)
+    places = [(lowest, len(rows) - 2), (top, -1)] if len(rows) > 1 else [(lowest, -1)]
+
+    def over_bar(row: _Row, centre: np.ndarray) -> bool:
+        along = float((centre - row.origin) @ row.right)
+        reach = LEFT_OFF_PAST_END * row.tile_height
+        return row.extent[0] - reach <= along <= row.extent[1] + reach
+
     left_off = []
     for i in range(len(read.found)):
         if i in placed or read.confidence[i] < DOUBTFUL_BOX:
@@ -426,23 +434,14 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
                 and float(own_up @ up) >= LEFT_OFF_UP_COS):
             continue
         centre = corners.mean(axis=0)
-        # (the row measured from, the row the tile goes to)
-        places = [(lowest, len(rows) - 2 if len(rows) > 1 else -1),
-                  (top, -1) if len(rows) > 1 else None]
-        for row, row_number in filter(None, places):
+        for row, row_number in places:
             above = -float((centre - row.origin) @ row.down) / row.tile_height
-            along = float((centre - row.origin) @ row.right)
-            reach = LEFT_OFF_PAST_END * row.tile_height
-            if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] \
-                    and row.extent[0] - reach <= along <= row.extent[1] + reach:
+            if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] and over_bar(row, centre):
                 left_off.append((i, row_number))
                 break
         else:
             under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
-            along = float((centre - lowest.origin) @ lowest.right)
-            reach = LEFT_OFF_PAST_END * lowest.tile_height
-            if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] \
-                    and lowest.extent[0] - reach <= along <= lowest.extent[1] + reach:
+            if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] and over_bar(lowest, centre):
                 left_off.append((i, len(rows)))
     return left_off
 
