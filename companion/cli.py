@@ -350,14 +350,13 @@ def import_command(file: str) -> None:
     from companion.web.api import JsonTextError, parse_json_text
     from companion.web.extensions import db
     from companion.web.groups import transfer
+    from companion.web.transactions import begin_write, end_write
 
     try:
         with click.open_file(file, "rb") as source:
             payload = parse_json_text(source.read())
     except (OSError, JsonTextError) as error:
         raise BadInput(f"{file}: not a readable JSON file ({error})") from error
-    from companion.web.transactions import begin_write, end_write
-
     with database_app().app_context():
         begin_write()  # checked and stored under the write lock, as a running server writes
         try:

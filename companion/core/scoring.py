@@ -508,5 +508,5 @@ __all__ = ["BOX_POINTS", "ENDING_TITLES", "ENDING_WORDS", "MAX_NAME_LENGTH", "MA
            "RoundSheet", "ScoreSheet", "ScoringError", "Standing", "TiedLowestRackError",
            "UnbalancedScoresError", "ZeroSumCheck", "apply_rule_overrides", "box_value",
            "build_sheet", "check_name", "check_paper_scores", "check_players", "check_racks",
-           "check_rounds", "name_key", "names_in_words", "rack_value", "ranked_standings", "round_of",
-           "rule_overrides", "score_exhausted", "score_went_out", "signed", "standings"]
+           "check_rounds", "name_key", "names_in_words", "rack_value", "ranked_standings",
+           "round_of", "rule_overrides", "score_exhausted", "score_went_out", "signed", "standings"]

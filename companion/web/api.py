@@ -134,8 +134,8 @@ Path = tuple[str | int, ...]
 
 def _walk(value: object) -> tuple[int, tuple[Path, str, bool] | None]:
     """How deeply lists and objects nest, and the first text (a key or a value) that is not
-    valid Unicode with where it sits (and whether it is an object's key). Without recursion: the parser already allowed about a
-    thousand levels."""
+    valid Unicode with where it sits (and whether it is an object's key). Without recursion:
+    the parser already allowed about a thousand levels."""
     deepest = 0
     broken: tuple[Path, str, bool] | None = None
     stack: list[tuple[object, Path]] = [(value, ())]

@@ -175,7 +175,7 @@ def links(session: ScoreSession | SheetView, key: str | None = None
     return found
 
 
-def rule_overrides(payload: dict[str, Any]) -> dict[str, Any]:
+def overrides_given(payload: dict[str, Any]) -> dict[str, Any]:
     """The rules a new session changes: ``rules`` (or its older name ``overrides``) and any
     rule given at the top level. One rule given twice with two values is refused, not decided
     by which spelling wins."""
@@ -214,7 +214,7 @@ def create_session() -> tuple[Any, int]:
     preset = payload.get("preset")
     if preset is not None and not isinstance(preset, str):
         raise bad("`preset` must be pressman, sabra or twist", field="preset")
-    overrides = rule_overrides(payload)
+    overrides = overrides_given(payload)
     group = group_for_new_session(payload.get("group"))
     session, key = service.create_session(players, rounds, preset, overrides)
     join_new_session(session, group)
