@@ -45,6 +45,7 @@ from companion.vision.quality import (
 )
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import (
+    NEIGHBOURS,
     Kept,
     read_batched,
     read_unwashed,
@@ -98,6 +99,15 @@ ONE_WAY_UP = frozenset(index for index, tile in enumerate(TILE_CLASSES)
 # With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
 # the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
 UNSEEN_TILES = 0.07
+# A box on a table this much larger (its area) than the sure tiles nearest it, and this many
+# of their widths long, lies over two tiles side by side (_doubled): `valid/`'s rummy-36 turned
+# round, seen from lower or over-exposed had O5 and O6 in one box read O8 at 0.92–0.97. Its
+# reading is not trusted: the second outlines try it cut in two (and in a row of tiles), and
+# a box left whole is held at DOUBTED. The largest box read right over one tile, the tiles
+# near it measured alike, is 1.7 times their area on `valid/`, the same turned round, and 2.4
+# seen from higher (a tile nearer the phone than its neighbours: flagged).
+DOUBLED_AREA = 1.9
+DOUBLED_LONG = 1.8
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
 # bare board or table, read as nothing much, is no tile face.
 SHADE_PROBE = 0.3
@@ -166,6 +176,10 @@ class _Boxes:
 
     def surest(self) -> np.ndarray:
         return self.probabilities.max(axis=1)
+
+    def believed(self) -> np.ndarray:
+        """How surely each box is read, a box over two tiles (_doubled) held at DOUBTED."""
+        return _doubted(self.surest(), _doubled(self.found, self.surest()))
 
     def with_kept(self, kept: Iterable[Kept]) -> _Boxes:
         """Each kept alternative in place of the boxes it replaces (the others in their order,
@@ -247,7 +261,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if small and poor_reading(boxes.surest()[tile_like], LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
     boxes = boxes.with_kept(second_outlines(
-        boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+        boxes.found, boxes.surest() if upright else boxes.believed(),
+        threshold=LOW_CONFIDENCE, source=source,
         crop_factor=crop_factor, corners_of=corners_of, upright=upright))
     # what is still read as no tile (a piece of a tile may have been joined into one above)
     # is not a tile
@@ -256,15 +271,15 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         raise _no_tiles(photo, small)
     if not upright:
         boxes = boxes.with_kept(tiles_in_rows(
-            boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+            boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE, source=source,
             crop_factor=crop_factor, corners_of=corners_of))
         boxes = boxes.with_kept(tiles_unclaimed(
-            boxes.found, boxes.surest(), detection.tile_map, detection.map_scale * photo.factor,
+            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
             threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
             corners_of=corners_of))
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
-        beside = tiles_beside(boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE,
+        beside = tiles_beside(boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE,
                               source=source, crop_factor=crop_factor, corners_of=corners_of,
                               around=around)
         if not beside:
@@ -285,6 +300,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                                              photo.factor, shade)
     if not upright:
         confidence = _washed_out_doubted(confidence, corners, source, crop_factor)
+        confidence = _doubted(confidence, _doubled(found, confidence))
     check_tile_size(confidence, np.array([tile.short_side for tile in found]),
                     threshold=LOW_CONFIDENCE)
     ranking = np.argsort(-probabilities, axis=1)
@@ -343,6 +359,37 @@ def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
             doubted = doubted.copy()
             doubted[index] = DOUBTED
     return doubted
+
+
+def _doubled(found: list[FoundTile], confidence: np.ndarray) -> np.ndarray:
+    """Which boxes lie over two tiles side by side: DOUBLED_AREA times the area of the sure
+    tiles nearest it (NEIGHBOURS of them, the median; at least two) and DOUBLED_LONG of their
+    widths long. The reader reads such a box, two numbers squeezed into one crop, as one tile
+    and may be sure of it (two tiles of a run, O6 and O5, read O8 at 0.97)."""
+    doubled = np.zeros(len(found), bool)
+    sure = confidence >= LOW_CONFIDENCE
+    if sure.sum() < 3:
+        return doubled
+    centres = np.array([tile.centre for tile in found], np.float64)
+    sizes = np.array([sorted(tile.size) for tile in found], np.float64)
+    areas = sizes[:, 0] * sizes[:, 1]
+    for index in range(len(found)):
+        others = np.flatnonzero(sure & (np.arange(len(found)) != index))
+        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
+                         [:NEIGHBOURS]]
+        doubled[index] = (areas[index] >= DOUBLED_AREA * float(np.median(areas[nearest]))
+                          and sizes[index, 1] >= DOUBLED_LONG * float(
+                              np.median(sizes[nearest, 0])))
+    return doubled
+
+
+def _doubted(confidence: np.ndarray, doubted: np.ndarray) -> np.ndarray:
+    """The confidences with those of ``doubted`` held at DOUBTED at most."""
+    if not doubted.any():
+        return confidence
+    held = confidence.copy()
+    held[doubted] = np.minimum(held[doubted], DOUBTED)
+    return held
 
 
 def _washed_out_doubted(confidence: np.ndarray, corners: list[np.ndarray],
