@@ -50,6 +50,7 @@ from companion.vision.refine import (
     read_batched,
     read_unwashed,
     second_outlines,
+    squarish_reoutlined,
     tiles_beside,
     tiles_in_rows,
     tiles_unclaimed,
@@ -270,6 +271,10 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not boxes.found:
         raise _no_tiles(photo, small)
     if not upright:
+        boxes = boxes.with_kept(squarish_reoutlined(
+            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
+            threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
+            corners_of=corners_of))
         boxes = boxes.with_kept(tiles_in_rows(
             boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE, source=source,
             crop_factor=crop_factor, corners_of=corners_of))
