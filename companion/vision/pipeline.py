@@ -26,6 +26,7 @@ from companion.vision.light import (
     IN_SHADOW,
     NEED_REACH,
     LightMap,
+    face_balance,
     face_brightness,
     in_shadow,
     light_map,
@@ -248,6 +249,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
             lit = _found_and_read(photo, tried.applied(image), gain, tried, upright=upright)
             if lit.sure > first.sure:
                 read, light = lit, tried
+    if not upright:
+        read, light = _balanced(photo, image, gain, read, light)
     source, crop_factor, detection, corners_of = (
         read.source, read.crop_factor, read.detection, read.corners_of)
     boxes = _Boxes(read.found, read.corners, read.probabilities, read.upside_down, read.no_tile)
@@ -412,6 +415,20 @@ def _washed_out_doubted(confidence: np.ndarray, corners: list[np.ndarray],
     doubted = confidence.copy()
     doubted[washed] = np.minimum(doubted[washed], DOUBTED)
     return doubted
+
+
+def _balanced(photo: DecodedPhoto, image: np.ndarray, gain: float, read: _FirstReading,
+              light: LightMap | None) -> tuple[_FirstReading, LightMap | None]:
+    """The reading of a table photo taken in a tinted light (its sure tiles' faces not the
+    cream of a face in a neutral light: light.face_balance) found and read again with its
+    channels balanced, kept when more tiles read surely; else ``read`` and ``light``."""
+    sure = (read.probabilities.max(axis=1) >= LOW_CONFIDENCE) & (read.no_tile < NO_TILE)
+    balance = face_balance(read.crops[sure])
+    if balance is None:
+        return read, light
+    tinted = (light or LightMap(np.ones((1, 1), np.float32), 0.0)).balanced(balance)
+    lit = _found_and_read(photo, tinted.applied(image), gain, tinted, upright=False)
+    return (lit, tinted) if lit.sure > read.sure else (read, light)
 
 
 def _shade_without_tiles(image: np.ndarray, photo: DecodedPhoto,
