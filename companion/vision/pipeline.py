@@ -105,9 +105,10 @@ UNSEEN_TILES = 0.07
 # of their widths long, lies over two tiles side by side (_doubled): `valid/`'s rummy-36 turned
 # round, seen from lower or over-exposed had O5 and O6 in one box read O8 at 0.92–0.97. Its
 # reading is not trusted: the second outlines try it cut in two (and in a row of tiles), and
-# a box left whole is held at DOUBTED. The largest box read right over one tile, the tiles
-# near it measured alike, is 1.7 times their area on `valid/`, the same turned round, and 2.4
-# seen from higher (a tile nearer the phone than its neighbours: flagged).
+# a box left whole is held at DOUBTED. Over `valid/` as taken, upside down, turned 30°,
+# over-exposed and seen from higher, a box read right over one tile reached 2.0 times the
+# area of the sure tiles near it but then 1.6 of their widths long, or 2.4 times and 1.9 long
+# (B11 of rummy3-33 seen from higher, nearer the phone than its neighbours: now flagged).
 DOUBLED_AREA = 1.9
 DOUBLED_LONG = 1.8
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
