@@ -231,7 +231,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                 len(candidate[0].tiles) - candidate[1], -candidate[1],
                 sum(tile.confidence for tile in candidate[0].tiles)))[0]
     try:
-        reading, left_off = _read_upright(photo, read, preset)
+        reading, left_off, standing_by = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
         if no_rack.code != "no_rack":
             raise
@@ -245,10 +245,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if turned[0].rows != 2 or turned[1] or turned[0].ignored:
             raise
         return _six_and_nine_unsure(turned[0])
-    if left_off:
-        # a rack's tier left out beside the tiers read: an upside-down photo shows one tier
-        # standing on the other's board, the other turned over on no bar of its own. Which
-        # way up the photo is remains a guess, so a 6 or a 9 read turned is unsure
+    if left_off or standing_by:
+        # a rack's tier left out beside the tiers read (or a tile standing by the rack, left
+        # off it): an upside-down photo shows one tier standing on the other's board, the
+        # other turned over on no bar of its own. Which way up the photo is remains a guess,
+        # so a 6 or a 9 read turned is unsure
         turned = _read_turned(photo, cv2.ROTATE_180, preset)
         if turned is not None and not turned[1] and len(turned[0].tiles) > len(reading.tiles):
             return _six_and_nine_unsure(turned[0])
@@ -273,7 +274,7 @@ def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset
     turn is only guessed here), the tiles added not counted on it."""
     turned = _TurnedPhoto.of(photo, turn)
     try:
-        reading, left_off = _read_upright(turned, _found_upright(turned), preset)
+        reading, left_off, _ = _read_upright(turned, _found_upright(turned), preset)
     except PhotoError:
         return None
     if len(reading.tiles) - left_off <= len(reading.ignored) + left_off:
@@ -368,7 +369,7 @@ def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> Ra
 
 
 def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
-                  ) -> tuple[RackReading, int]:
+                  ) -> tuple[RackReading, int, bool]:
     """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
     no rack is found. Also how many tiles standing where a tier of the rack stands, left off
     it, were added (``_left_off_tier``): every tile is then unsure (the rack was not seen
@@ -376,7 +377,8 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     among the rack's tiles, left off them (``_box_among_tiles``), or by the rack, standing
     as its tiles stand (``_standing_by_rack``), when a box over two tiles was read in part
     (``_reoutlined``) and when a gap in a row reads as a tile, not surely (``_gap_slots``:
-    one read surely there is added, itself unsure)."""
+    one read surely there is added, itself unsure). And whether a tile stands by the rack
+    (``_standing_by_rack``: the photo may be upside down, as with a tier left off)."""
     width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
@@ -393,10 +395,10 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     if left_off:
         rows = _with_left_off(read, rack_rows, rows, left_off, scale=1 / photo.factor)
         on_rack |= {index for index, _ in left_off}
-    doubtful = unsure or partly_read or gap_unsure or bool(left_off) or _box_among_tiles(
-        read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor) \
-        or _standing_by_rack(lit, read, rack_rows, on_rack | on_other_rack,
-                             scale=1 / photo.factor)
+    standing_by = _standing_by_rack(lit, read, rack_rows, on_rack | on_other_rack,
+                                    scale=1 / photo.factor)
+    doubtful = unsure or partly_read or gap_unsure or bool(left_off) or standing_by \
+        or _box_among_tiles(read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
     poorly_read = _poorly_read(read, rows)
     tiles = tuple(replace(read.tile(index), set_index=row_number,
                           low_confidence=read.tile(index).low_confidence or doubtful
@@ -408,7 +410,7 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset,
-                       seen_whole=not doubtful), len(left_off)
+                       seen_whole=not doubtful), len(left_off), standing_by
 
 
 def _poorly_read(read: ReadFound, rows: list[list[int]]) -> bool:
@@ -471,8 +473,9 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
     """Whether a tile standing where the rack stands was left off it: a box read as a tile
     (DOUBTFUL_BOX or surer), on no rack (``placed``), of about the rack's tiles' size
     (BY_RACK_HEIGHTS of their height), standing as they stand (within 40° of the rack's up),
-    its middle over the rack (the reach of its rows' bars, or within half a tile height of
-    it, or where the lowest row's ledge runs on to: ``_ledge_runs_to``) and between the bands
+    its middle over the rack (the reach of its rows' bars, which runs a little past the
+    rack's ends, or where the lowest row's ledge runs on to: ``_ledge_runs_to``) and between
+    the bands
     the rack's tiers stand in (from LEFT_OFF_BELOW's far end under the lowest row's line to
     LEFT_OFF_ABOVE's far end over the top row's).
 
@@ -486,7 +489,6 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
     height = float(np.median([row.tile_height for row in rows]))
     reach = [row.extent[k] + float((row.origin - lowest.origin) @ lowest.right)
              for row in rows for k in (0, 1)]
-    start, end = min(reach) - LEFT_OFF_PAST_END * height, max(reach) + LEFT_OFF_PAST_END * height
     for i in range(len(read.found)):
         if i in placed or read.confidence[i] < DOUBTFUL_BOX:
             continue
@@ -502,7 +504,8 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
         if under > LEFT_OFF_BELOW[1] or above > LEFT_OFF_ABOVE[1]:
             continue
         along = float((centre - lowest.origin) @ lowest.right)
-        if start <= along <= end or _ledge_runs_to(image, read, lowest, along, scale=scale):
+        if min(reach) <= along <= max(reach) \
+                or _ledge_runs_to(image, read, lowest, along, scale=scale):
             return True
     return False
 
@@ -788,7 +791,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     without that output reads a blank stretch of board as a joker), and the box
     stands clear of the row's other tiles. Returns the reading, the rows' tile indexes, and
     whether a wide box was read in part: a piece of it taken, another read as a tile (at
-    DOUBTFUL_BOX or surer, not "no tile") clear of the tiles taken, not taken.
+    DOUBTFUL_BOX or surer, "no tile" SLOT_NO_TILE or less) clear of the tiles taken, not
+    taken.
     """
     indexes = [list(row.indexes) for row in rows]
     on_rack = {i for row in indexes for i in row}
@@ -863,7 +867,8 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     # its glare ran together were not all read (K4 taken, K6 beside it read at 0.86)
     partly_read = any(
         (i, piece) not in placed and piece > 0 and any(j == i for j, _ in placed)
-        and float(probabilities[number].max()) >= DOUBTFUL_BOX and no_tile[number] < NO_TILE
+        and float(probabilities[number].max()) >= DOUBTFUL_BOX
+        and no_tile[number] <= SLOT_NO_TILE
         and not any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
                     for r, a, _ in placed.values())
         for number, (row_number, i, piece, at, _) in enumerate(slots))
@@ -1043,8 +1048,9 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     tile" (SLOT_NO_TILE or less), its face the row's tiles' cream (FACE_CHROMA) and no joker
     unless read one surely with the "no tile" output, is added to the row, held at DOUBTED:
     found by reading bare slots, it is shown for the player to confirm. One read as a tile
-    less surely (DOUBTFUL_BOX or more, under NO_TILE "no tile") with such a face is not added,
-    but the rack may not have been read whole (the third value returned)."""
+    less surely (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less) with such a face is not
+    added, but the rack may not have been read whole (the third value returned). (Bare board
+    in a render's gaps read as a joker or a K13 at 0.6–0.7, "no tile" at 0.56–0.74.)"""
     centres = [c.mean(axis=0) * scale for c in read.corners]
     on_rack = [i for members in indexes for i in members]
     sure = [i for i in on_rack if read.confidence[i] >= LOW_CONFIDENCE]
@@ -1100,9 +1106,9 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
             continue
         k = max(numbers, key=lambda n: float(probabilities[n].max()))
         surely = float(probabilities[k].max())
-        if not face_like[k] or no_tile[k] >= NO_TILE or surely < DOUBTFUL_BOX:
+        if not face_like[k] or no_tile[k] > SLOT_NO_TILE or surely < DOUBTFUL_BOX:
             continue
-        if surely < LOW_CONFIDENCE or no_tile[k] > SLOT_NO_TILE \
+        if surely < LOW_CONFIDENCE \
                 or not joker_may_stand(probabilities[k], float(no_tile[k]), LOW_CONFIDENCE):
             doubtful = True
             continue
