@@ -1044,13 +1044,14 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     K5 between K3 and K6): the row then shows a gap a tile wide where a tile's face shows.
     Wherever the row has room for a tile — between neighbours GAP_ROOM pitches apart or more
     (a slot every pitch), and past its end tiles over its bar — a box of the row's tile size
-    is read (GAP_SHIFTS along the row). One read as a tile surely (LOW_CONFIDENCE), not "no
-    tile" (SLOT_NO_TILE or less), its face the row's tiles' cream (FACE_CHROMA) and no joker
-    unless read one surely with the "no tile" output, is added to the row, held at DOUBTED:
-    found by reading bare slots, it is shown for the player to confirm. One read as a tile
-    less surely (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less) with such a face is not
-    added, but the rack may not have been read whole (the third value returned). (Bare board
-    in a render's gaps read as a joker or a K13 at 0.6–0.7, "no tile" at 0.56–0.74.)"""
+    is cut (GAP_SHIFTS along the row), and read when its face is the cream of the row's sure
+    tiles (FACE_CHROMA: a black rack's bare board is not read at all). One read as a tile
+    surely (LOW_CONFIDENCE), "no tile" SLOT_NO_TILE or less and no joker unless read one
+    surely with the "no tile" output, is added to the row, held at DOUBTED: found by reading
+    a bare slot, it is shown for the player to confirm. One read as a tile less surely
+    (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less) is not added, but the rack may not
+    have been read whole (the third value returned). (Bare board in a render's gaps read as
+    a joker or a K13 at 0.6–0.7, "no tile" at 0.56–0.74.)"""
     centres = [c.mean(axis=0) * scale for c in read.corners]
     on_rack = [i for members in indexes for i in members]
     sure = [i for i in on_rack if read.confidence[i] >= LOW_CONFIDENCE]
@@ -1092,10 +1093,17 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
     source = read.prepared(photo.at(crop_factor))
     crops = np.stack([crop_tile(source, box / crop_factor) for _, _, box in slots])
-    probabilities, _, no_tile = read_crops(crops)
     face_colour = np.median(_face_colours(np.stack(
         [crop_tile(source, read.corners[i] / crop_factor) for i in sure])), axis=0)
+    # only a slot whose face is the tiles' cream is read (a black rack's bare board is not)
     face_like = np.linalg.norm(_face_colours(crops) - face_colour, axis=1) < FACE_CHROMA
+    if not face_like.any():
+        return read, indexes, False
+    read_there, _, no_tile_there = read_crops(crops[face_like])
+    probabilities = np.zeros((len(slots), read_there.shape[1]), np.float32)
+    probabilities[face_like] = read_there
+    no_tile = np.ones(len(slots), np.float32)
+    no_tile[face_like] = no_tile_there
     found, corners = list(read.found), list(read.corners)
     best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
     rows_of = [list(members) for members in indexes]
