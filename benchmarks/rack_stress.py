@@ -163,7 +163,9 @@ def _tally(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile], qual
         return f"refused ({error.code})"
     read = Counter(reading.rack)
     tally["found"] += 1
-    counted = truth + (read & crossed)
+    # a tile cut through counts only for a reading beyond the whole tiles: read as one of them
+    # (an O1 whole and an O1 cut, one O1 read) it leaves the whole one read, not missing
+    counted = truth + ((read - truth) & crossed)
     extra = read - counted
     missing = counted - read
     tally["exact"] += not extra and not missing

@@ -116,10 +116,18 @@ SLOT_DARKEST = 0.15
 # laid at these shifts along the row (tile widths) and these shares of the row's width
 SLOT_SHIFTS = (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)
 SLOT_WIDTHS = (1.0, 0.85)  # tile widths from one tile's middle to the next's on a rack
+# a rack row's gaps, where the detector may have outlined no tile (see _gap_slots): between
+# neighbours this many pitches apart or more, a slot read at these shifts (tile widths)
+GAP_ROOM = 1.5
+GAP_SHIFTS = (0.0, -0.15, 0.15)
 # a phone's wrong guess turns a photo by a quarter turn exactly, the hand a little more: a
 # rack photo is taken for sideways when its tiles lie within 30° of across (see
 # read_rack_image); past that, a photo of a table's sets at a slant is as likely
 TURNED_LEAN = 30.0
+# the tiles' edges give the rack's turn up to a quarter turn, its up taken as the nearest the
+# photo's; past this many degrees from it (a phone turned about 45°) the other way is about as
+# near, and the long sides of the tiles' outlines (a tile stands on its short side) decide
+DIAGONAL_TILT = 35.0
 # a rack's other tier left out of the reading (its bar not found: seen from higher or lower
 # than the tiers were found at, or the photo upside down, the tier found standing on the
 # other's board): readable tiles (DOUBTFUL_BOX or surer) as large as the rack's (0.8–1.5 of
@@ -135,6 +143,10 @@ LEFT_OFF_BELOW = (0.25, 0.75)
 LEFT_OFF_HEIGHTS = (0.8, 1.5)
 LEFT_OFF_PAST_END = 0.5  # tile heights past the end of the bar the tile stands over
 LEFT_OFF_UP_COS = np.cos(np.radians(20))
+# a tile standing between those bands, over the rack, at least this share of the rack's tiles'
+# height (a far tier's tile outlined small, at the photo's slanted end) flags the rack
+BY_RACK_HEIGHTS = (0.6, 1.5)
+LEDGE_BAND = (0.1, 0.35)  # tile heights under a row's line: its ledge (see _ledge_runs_to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +156,10 @@ class RackReading:
     ``tiles[i].set_index`` is the tile's row (0 top). ``ignored`` holds the outlines of the
     tiles found elsewhere in the photo. ``seen_whole`` is False when the rack may not have
     been read whole (tiles standing where a tier of it stands were left off it and added, a
-    box read as a tile stands among its tiles left off them, or another row may be the
-    player's rack): every tile is then unsure, and the player checks them against the photo.
+    box read as a tile stands among its tiles or by the rack left off them, a box over two
+    tiles was read in part, a gap in a row reads as a tile but not surely, or another row may
+    be the player's rack): every tile is then unsure, and the player checks them against the
+    photo.
     """
 
     width: int
@@ -217,7 +231,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                 len(candidate[0].tiles) - candidate[1], -candidate[1],
                 sum(tile.confidence for tile in candidate[0].tiles)))[0]
     try:
-        reading, left_off = _read_upright(photo, read, preset)
+        reading, left_off, standing_by = _read_upright(photo, read, preset)
     except PhotoError as no_rack:
         if no_rack.code != "no_rack":
             raise
@@ -231,10 +245,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if turned[0].rows != 2 or turned[1] or turned[0].ignored:
             raise
         return _six_and_nine_unsure(turned[0])
-    if left_off:
-        # a rack's tier left out beside the tiers read: an upside-down photo shows one tier
-        # standing on the other's board, the other turned over on no bar of its own. Which
-        # way up the photo is remains a guess, so a 6 or a 9 read turned is unsure
+    if left_off or standing_by:
+        # a rack's tier left out beside the tiers read (or a tile standing by the rack, left
+        # off it): an upside-down photo shows one tier standing on the other's board, the
+        # other turned over on no bar of its own. Which way up the photo is remains a guess,
+        # so a 6 or a 9 read turned is unsure
         turned = _read_turned(photo, cv2.ROTATE_180, preset)
         if turned is not None and not turned[1] and len(turned[0].tiles) > len(reading.tiles):
             return _six_and_nine_unsure(turned[0])
@@ -259,7 +274,7 @@ def _read_turned(photo: DecodedPhoto, turn: int, preset: Preset
     turn is only guessed here), the tiles added not counted on it."""
     turned = _TurnedPhoto.of(photo, turn)
     try:
-        reading, left_off = _read_upright(turned, _found_upright(turned), preset)
+        reading, left_off, _ = _read_upright(turned, _found_upright(turned), preset)
     except PhotoError:
         return None
     if len(reading.tiles) - left_off <= len(reading.ignored) + left_off:
@@ -354,20 +369,25 @@ def _turned_back(reading: RackReading, turn: int, width: int, height: int) -> Ra
 
 
 def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
-                  ) -> tuple[RackReading, int]:
+                  ) -> tuple[RackReading, int, bool]:
     """Read a rack photo as it stands, its tiles found and read (``read``); PhotoError when
     no rack is found. Also how many tiles standing where a tier of the rack stands, left off
     it, were added (``_left_off_tier``): every tile is then unsure (the rack was not seen
     whole, and its value is not given as sure), as it is when a box read as a tile stands
-    among the rack's tiles, left off them (``_box_among_tiles``)."""
+    among the rack's tiles, left off them (``_box_among_tiles``), or by the rack, standing
+    as its tiles stand (``_standing_by_rack``), when a box over two tiles was read in part
+    (``_reoutlined``) and when a gap in a row reads as a tile, not surely (``_gap_slots``:
+    one read surely there is added, itself unsure). And whether a tile stands by the rack
+    (``_standing_by_rack``: the photo may be upside down, as with a tier left off)."""
     width, height = photo.width, photo.height
     # the bar is judged in the photo as taken, with a shadow across the rack divided out
     lit = photo.image if read.shade is None else read.shade.applied(photo.image)
     rack_rows, on_other_rack, unsure = _rack_rows(lit, read, scale=1 / photo.factor)
     if not rack_rows:
         raise PhotoError(NO_RACK, "no_rack")
-    read, rows = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
+    read, rows, partly_read = _reoutlined(photo, read, rack_rows, scale=1 / photo.factor)
     read, rows = _shaded_slots(photo, read, rack_rows, rows, scale=1 / photo.factor)
+    read, rows, gap_unsure = _gap_slots(photo, read, rack_rows, rows, scale=1 / photo.factor)
     on_rack = {index for row in rows for index in row}
     if _mostly_off_rack(read, on_rack, on_other_rack - on_rack):
         raise PhotoError(NO_RACK, "no_rack")
@@ -375,8 +395,10 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     if left_off:
         rows = _with_left_off(read, rack_rows, rows, left_off, scale=1 / photo.factor)
         on_rack |= {index for index, _ in left_off}
-    doubtful = unsure or bool(left_off) or _box_among_tiles(
-        read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
+    standing_by = _standing_by_rack(lit, read, rack_rows, on_rack | on_other_rack,
+                                    scale=1 / photo.factor)
+    doubtful = unsure or partly_read or gap_unsure or bool(left_off) or standing_by \
+        or _box_among_tiles(read, rack_rows, on_rack | on_other_rack, scale=1 / photo.factor)
     poorly_read = _poorly_read(read, rows)
     tiles = tuple(replace(read.tile(index), set_index=row_number,
                           low_confidence=read.tile(index).low_confidence or doubtful
@@ -388,7 +410,7 @@ def _read_upright(photo: DecodedPhoto, read: ReadFound, preset: Preset
     return RackReading(width, height, tiles, ignored,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset,
-                       seen_whole=not doubtful), len(left_off)
+                       seen_whole=not doubtful), len(left_off), standing_by
 
 
 def _poorly_read(read: ReadFound, rows: list[list[int]]) -> bool:
@@ -444,6 +466,86 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
             if LEFT_OFF_BELOW[0] <= under <= LEFT_OFF_BELOW[1] and over_bar(lowest, centre):
                 left_off.append((i, len(rows)))
     return left_off
+
+
+def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], placed: set[int],
+                      *, scale: float) -> bool:
+    """Whether a tile standing where the rack stands was left off it: a box read as a tile
+    (DOUBTFUL_BOX or surer), on no rack (``placed``), of about the rack's tiles' size
+    (BY_RACK_HEIGHTS of their height), standing as they stand (within 40° of the rack's up),
+    its middle over the rack (the reach of its rows' bars, which runs a little past the
+    rack's ends, or where the lowest row's ledge runs on to: ``_ledge_runs_to``) and between
+    the bands
+    the rack's tiers stand in (from LEFT_OFF_BELOW's far end under the lowest row's line to
+    LEFT_OFF_ABOVE's far end over the top row's).
+
+    Such a tile is not added (``_left_off_tier`` adds those that stand plainly where a tier
+    stands): its outline may be poor (a far tier's tile outlined small, turned from its
+    neighbours; a tile shortened at the photo's slanted end; one between the tiers, its feet
+    off either row's line), so which row it stands on, if any, is not known. But the rack
+    read without it may not be the whole rack, so its value is not shown as sure."""
+    top, lowest = rows[0], rows[-1]
+    up = -lowest.down
+    height = float(np.median([row.tile_height for row in rows]))
+    reach = [row.extent[k] + float((row.origin - lowest.origin) @ lowest.right)
+             for row in rows for k in (0, 1)]
+    for i in range(len(read.found)):
+        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
+            continue
+        corners = read.corners[i] * scale
+        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
+        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+        if not (BY_RACK_HEIGHTS[0] <= own_height / height <= BY_RACK_HEIGHTS[1]
+                and float(own_up @ up) > STANDING_COS):
+            continue
+        centre = corners.mean(axis=0)
+        under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
+        above = -float((centre - top.origin) @ top.down) / top.tile_height
+        if under > LEFT_OFF_BELOW[1] or above > LEFT_OFF_ABOVE[1]:
+            continue
+        along = float((centre - lowest.origin) @ lowest.right)
+        if min(reach) <= along <= max(reach) \
+                or _ledge_runs_to(image, read, lowest, along, scale=scale):
+            return True
+    return False
+
+
+def _ledge_runs_to(image: np.ndarray, read: ReadFound, row: _Row, to: float, *, scale: float
+                   ) -> bool:
+    """Whether the ledge under ``row`` runs on unbroken from beside its nearest end tile to
+    ``to`` (along the row), in ``image``'s pixels.
+
+    The bar's extent is where its colour was seen to run; under a row of one tile the edge
+    taken for the bar may be that tile's own bottom, its extent the tile's width (rummy3-14
+    close up, rummy3-18 seen from the left), while the rack's ledge runs on under the rest of
+    the rack. The band just under the row's line (LEDGE_BAND tile heights down) is sampled
+    there: no colour step crosses it (the rack's end against the table, a tile lying there),
+    only a lamp's smooth changes, as the board behind a tier is judged (``_board_runs_under``).
+    """
+    width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                             for i in row.indexes])) * scale
+    ends = [float((read.corners[i].mean(axis=0) * scale - row.origin) @ row.right)
+            for i in row.indexes]
+    start = max(ends) + 0.6 * width if to > max(ends) else min(ends) - 0.6 * width
+    if (to - start) * (to - (max(ends) if to > max(ends) else min(ends))) <= 0:
+        return False
+    column_step = max(1.0, width / 10)
+    columns = np.arange(start, to, np.sign(to - start) * column_step, dtype=np.float64)
+    depths = np.linspace(LEDGE_BAND[0], LEDGE_BAND[1], 6) * row.tile_height
+    points = (row.origin[None, None, :] + columns[None, :, None] * row.right
+              + depths[:, None, None] * row.down)
+    image_height, image_width = image.shape[:2]
+    if (points < 0).any() or (points[..., 0] > image_width - 1).any() \
+            or (points[..., 1] > image_height - 1).any():
+        return False
+    band = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR)
+    colours = np.median(cv2.cvtColor(band.astype(np.float32) / 255, cv2.COLOR_BGR2Lab), axis=0)
+    apart = max(1, round(BOARD_STEP_OVER * width / column_step))
+    if len(colours) <= apart:
+        return False
+    steps = np.linalg.norm((colours[apart:] - colours[:-apart]) * BAR_EVEN_WEIGHTS, axis=1)
+    return bool(steps.max() < BOARD_STEP)
 
 
 def _box_among_tiles(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
@@ -676,7 +778,7 @@ def _in_band(row: _Row, centre: np.ndarray) -> bool:
 
 
 def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale: float
-                ) -> tuple[ReadFound, list[list[int]]]:
+                ) -> tuple[ReadFound, list[list[int]], bool]:
     """The reading with the tiles of each rack row's band outlined again as the row's tiles
     stand, where the outline the detector gave was read unsure or left the tile off the row.
 
@@ -687,7 +789,10 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     than the old one, not "no tile" (networks.NO_TILE), a joker only when the reader knows
     "no tile" and reads it a joker and a tile at once surely (P(joker) × P(tile); a reader
     without that output reads a blank stretch of board as a joker), and the box
-    stands clear of the row's other tiles. Returns the reading and the rows' tile indexes.
+    stands clear of the row's other tiles. Returns the reading, the rows' tile indexes, and
+    whether a wide box was read in part: a piece of it taken, another read as a tile (at
+    DOUBTFUL_BOX or surer, "no tile" SLOT_NO_TILE or less) clear of the tiles taken, not
+    taken.
     """
     indexes = [list(row.indexes) for row in rows]
     on_rack = {i for row in indexes for i in row}
@@ -724,7 +829,7 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                         [bottom - half + up, bottom + half + up, bottom + half, bottom - half]
                     ) / scale))
     if not slots:
-        return read, indexes
+        return read, indexes, False
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
     crop_factor = crop_factor_for(photo.factor, narrow)
     source = read.prepared(photo.at(crop_factor))
@@ -758,6 +863,15 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
         best[index] = int(probabilities[number].argmax())
         confidence[index] = sure
         ranking[index] = np.argsort(-probabilities[number])
+    # a wide box of which a piece was taken and another, read as a tile, was not: the tiles
+    # its glare ran together were not all read (K4 taken, K6 beside it read at 0.86)
+    partly_read = any(
+        (i, piece) not in placed and piece > 0 and any(j == i for j, _ in placed)
+        and float(probabilities[number].max()) >= DOUBTFUL_BOX
+        and no_tile[number] <= SLOT_NO_TILE
+        and not any(r == row_number and abs(at - a) < REOUTLINE_APART * narrow * scale
+                    for r, a, _ in placed.values())
+        for number, (row_number, i, piece, at, _) in enumerate(slots))
     for row_number, _, index in placed.values():
         if index not in indexes[row_number]:
             indexes[row_number].append(index)
@@ -765,7 +879,7 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
     for number, row in enumerate(rows):
         indexes[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
     return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
-                     read.gain, read.light, read.shade), indexes
+                     read.gain, read.light, read.shade), indexes, partly_read
 
 
 def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
@@ -921,6 +1035,108 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                      read.gain, read.light, read.shade), rows_of
 
 
+def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
+               indexes: list[list[int]], *, scale: float
+               ) -> tuple[ReadFound, list[list[int]], bool]:
+    """The reading with the tiles the detector did not outline in a rack row's gaps added.
+
+    A tile standing in a row of touching tiles may get no box at all (out of focus, rummy4-89's
+    K5 between K3 and K6): the row then shows a gap a tile wide where a tile's face shows.
+    Wherever the row has room for a tile — between neighbours GAP_ROOM pitches apart or more
+    (a slot every pitch), and past its end tiles over its bar — a box of the row's tile size
+    is cut (GAP_SHIFTS along the row), and read when its face is the cream of the row's sure
+    tiles (FACE_CHROMA: a black rack's bare board is not read at all). One read as a tile
+    surely (LOW_CONFIDENCE), "no tile" SLOT_NO_TILE or less and no joker unless read one
+    surely with the "no tile" output, is added to the row, held at DOUBTED: found by reading
+    a bare slot, it is shown for the player to confirm. One read as a tile less surely
+    (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less) is not added, but the rack may not
+    have been read whole (the third value returned). (Bare board in a render's gaps read as
+    a joker or a K13 at 0.6–0.7, "no tile" at 0.56–0.74.)"""
+    centres = [c.mean(axis=0) * scale for c in read.corners]
+    on_rack = [i for members in indexes for i in members]
+    sure = [i for i in on_rack if read.confidence[i] >= LOW_CONFIDENCE]
+    if not sure:
+        return read, indexes, False
+    slots: list[tuple[int, int, np.ndarray]] = []  # (row, which gap, corners)
+    gaps: list[float] = []  # each gap's middle along its row
+    for number, row in enumerate(rows):
+        members = indexes[number]
+        if not members:
+            continue
+        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                                 for i in members])) * scale
+        along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
+        steps = [b - a for a, b in pairwise(along)
+                 if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
+        pitch = float(np.median(steps)) if steps else width * 1.02
+        middles = []
+        for a, b in pairwise(along):
+            count = round((b - a) / pitch) - 1 if b - a >= GAP_ROOM * pitch else 0
+            middles += [a + (b - a) * k / (count + 1) for k in range(1, count + 1)]
+        for end, direction in ((along[0], -1.0), (along[-1], 1.0)):
+            at = end + direction * pitch
+            while row.extent[0] <= at - width / 2 and at + width / 2 <= row.extent[1]:
+                middles.append(at)
+                at += direction * pitch
+        for middle in middles:
+            gaps.append(middle)
+            for shift in GAP_SHIFTS:
+                bottom = row.origin + (middle + shift * width) * row.right
+                half, up = row.right * width / 2, -row.down * row.tile_height
+                box = np.array([bottom - half + up, bottom + half + up, bottom + half,
+                                bottom - half]) / scale
+                if np.all((box >= 0) & (box <= (photo.width - 1, photo.height - 1))):
+                    slots.append((number, len(gaps) - 1, box.astype(np.float32)))
+    if not slots:
+        return read, indexes, False
+    crop_factor = crop_factor_for(photo.factor, float(np.median(
+        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
+    source = read.prepared(photo.at(crop_factor))
+    crops = np.stack([crop_tile(source, box / crop_factor) for _, _, box in slots])
+    face_colour = np.median(_face_colours(np.stack(
+        [crop_tile(source, read.corners[i] / crop_factor) for i in sure])), axis=0)
+    # only a slot whose face is the tiles' cream is read (a black rack's bare board is not)
+    face_like = np.linalg.norm(_face_colours(crops) - face_colour, axis=1) < FACE_CHROMA
+    if not face_like.any():
+        return read, indexes, False
+    read_there, _, no_tile_there = read_crops(crops[face_like])
+    probabilities = np.zeros((len(slots), read_there.shape[1]), np.float32)
+    probabilities[face_like] = read_there
+    no_tile = np.ones(len(slots), np.float32)
+    no_tile[face_like] = no_tile_there
+    found, corners = list(read.found), list(read.corners)
+    best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
+    rows_of = [list(members) for members in indexes]
+    doubtful = False
+    for gap in range(len(gaps)):
+        numbers = [k for k, (_, g, _) in enumerate(slots) if g == gap]
+        if not numbers:
+            continue
+        k = max(numbers, key=lambda n: float(probabilities[n].max()))
+        surely = float(probabilities[k].max())
+        if not face_like[k] or no_tile[k] > SLOT_NO_TILE or surely < DOUBTFUL_BOX:
+            continue
+        if surely < LOW_CONFIDENCE \
+                or not joker_may_stand(probabilities[k], float(no_tile[k]), LOW_CONFIDENCE):
+            doubtful = True
+            continue
+        number, _, box = slots[k]
+        (cx, cy), size, angle = cv2.minAreaRect(box)
+        found.append(FoundTile((cx, cy), size, angle, 0.0))
+        corners.append(box)
+        best.append(int(probabilities[k].argmax()))
+        confidence.append(min(surely, DOUBTED))
+        ranking.append(np.argsort(-probabilities[k]))
+        rows_of[number].append(len(found) - 1)
+        centres.append(box.mean(axis=0) * scale)
+    if len(found) == len(read.found):
+        return read, indexes, doubtful
+    for number, row in enumerate(rows):
+        rows_of[number].sort(key=lambda i: float((centres[i] - row.origin) @ row.right))
+    return ReadFound(found, corners, np.array(best), np.array(confidence), np.array(ranking),
+                     read.gain, read.light, read.shade), rows_of, doubtful
+
+
 def _ledge_level(image: np.ndarray, row: _Row, middle: float, width: float,
                  scale: float) -> float:
     """The grey of the ledge's top just under ``row`` at ``middle`` along it (the middle
@@ -984,7 +1200,36 @@ def _rack_up(read: ReadFound, indexes: list[int]) -> np.ndarray:
     shared = alike[int(np.argmax(alike.astype(np.float64) @ weights))]
     mean = np.angle(np.sum(weights[shared] * np.exp(1j * angles[shared])))
     tilt = float(mean) / 4  # within ±45°
+    if abs(tilt) > np.radians(DIAGONAL_TILT):
+        # near the diagonal the photo's up lies about as near a quarter turn the other way:
+        # a tile's long side runs up and down, so the long sides of the elongated outlines
+        # turned as the rack is choose (not a tile lying turned on the table)
+        other = tilt - np.sign(tilt) * np.pi / 2
+        if _long_sides_along(read, [i for i, alike in zip(indexes, shared) if alike],
+                             other, tilt):
+            tilt = other
     return np.array([np.sin(tilt), -np.cos(tilt)])
+
+
+def _long_sides_along(read: ReadFound, indexes: list[int], tilt: float, than: float) -> bool:
+    """Whether the elongated outlines' long sides (weighted by their length) run nearer the up
+    of a rack turned ``tilt`` than of one turned ``than`` (radians): more than half of them."""
+    def off(direction: float, angle: float) -> float:  # (axes: modulo a half turn)
+        return abs((direction - angle + np.pi / 2) % np.pi - np.pi / 2)
+
+    along = against = 0.0
+    for i in indexes:
+        if read.found[i].short_side > SQUARISH * read.found[i].long_side:
+            continue  # a squarish outline's long side may lie either way
+        corners = read.corners[i]
+        side = max((corners[1] - corners[0], corners[2] - corners[1]),
+                   key=lambda edge: float(np.linalg.norm(edge)))
+        direction = float(np.arctan2(side[0], -side[1]))  # from the photo's up, as ``tilt``
+        if off(direction, tilt) < off(direction, than):
+            along += read.found[i].long_side
+        else:
+            against += read.found[i].long_side
+    return along > against
 
 
 def _turned_up(corners: np.ndarray, squarish: bool, up: np.ndarray) -> np.ndarray:
