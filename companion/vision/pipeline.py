@@ -372,24 +372,26 @@ def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
 
 def _doubled(found: list[FoundTile], confidence: np.ndarray) -> np.ndarray:
     """Which boxes lie over two tiles side by side: DOUBLED_AREA times the area of the sure
-    tiles nearest it (NEIGHBOURS of them, the median; at least two) and DOUBLED_LONG of their
-    widths long. The reader reads such a box, two numbers squeezed into one crop, as one tile
-    and may be sure of it (two tiles of a run, O6 and O5, read O8 at 0.97)."""
-    doubled = np.zeros(len(found), bool)
-    sure = confidence >= LOW_CONFIDENCE
-    if sure.sum() < 3:
-        return doubled
+    tiles nearest it (the median of the NEIGHBOURS nearest; three sure tiles in the photo at
+    least) and DOUBLED_LONG of their widths long. The reader reads such a box, two numbers
+    squeezed into one crop, as one tile and may be sure of it (two tiles of a run, O6 and O5,
+    read O8 at 0.97)."""
+    sure = np.flatnonzero(confidence >= LOW_CONFIDENCE)
+    if len(sure) < 3:
+        return np.zeros(len(found), bool)
     centres = np.array([tile.centre for tile in found], np.float64)
     sizes = np.array([sorted(tile.size) for tile in found], np.float64)
+    apart = np.linalg.norm(centres[:, None] - centres[None, sure], axis=2)
+    apart[sure, np.arange(len(sure))] = np.inf  # a box is not its own neighbour
+    order = np.argsort(apart, axis=1, kind="stable")[:, :min(NEIGHBOURS, len(sure))]
+    nearest = sure[order]
+    # a sure box among fewer than NEIGHBOURS others has itself last: left out of the medians
+    itself = np.isinf(np.take_along_axis(apart, order, axis=1))
     areas = sizes[:, 0] * sizes[:, 1]
-    for index in range(len(found)):
-        others = np.flatnonzero(sure & (np.arange(len(found)) != index))
-        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
-                         [:NEIGHBOURS]]
-        doubled[index] = (areas[index] >= DOUBLED_AREA * float(np.median(areas[nearest]))
-                          and sizes[index, 1] >= DOUBLED_LONG * float(
-                              np.median(sizes[nearest, 0])))
-    return doubled
+    near_areas = np.where(itself, np.nan, areas[nearest])
+    near_widths = np.where(itself, np.nan, sizes[nearest, 0])
+    return (areas >= DOUBLED_AREA * np.nanmedian(near_areas, axis=1)) \
+        & (sizes[:, 1] >= DOUBLED_LONG * np.nanmedian(near_widths, axis=1))
 
 
 def _doubted(confidence: np.ndarray, doubted: np.ndarray) -> np.ndarray:
