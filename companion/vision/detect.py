@@ -33,6 +33,12 @@ CORE_SCALE = 0.5  # as in training/train_detector.py
 CORE_THRESHOLD = 0.5
 TILE_THRESHOLD = 0.5
 SEED_THRESHOLD = 0.75
+# A seed that parts into two or more at a higher threshold is that many tiles: the cores of
+# small touching tiles (about 25 px wide in the network's input, a soft photo) run together
+# above SEED_THRESHOLD as a chain of beads, the dips between them at 0.8-0.9.
+SPLIT_THRESHOLDS = (0.85, 0.9, 0.95)
+MIN_SPLIT_PIXELS = 4  # a part smaller than this (map pixels) does not count as a tile's seed
+SPLIT_FRACTION = 0.3  # ...nor one under this share of the seed's largest part
 MIN_CORE_FRACTION = 0.2  # a core much smaller than the typical tile's is noise or a fragment
 
 
@@ -88,14 +94,45 @@ def core_regions(core: np.ndarray) -> np.ndarray:
     them, so seeds taken at a high threshold stay apart; a watershed over the probability then
     gives each seed the pixels that fall towards it.
     """
-    seeds = (core > SEED_THRESHOLD).astype(np.uint8)
-    _, seed_labels = cv2.connectedComponents(seeds, connectivity=4)
+    seed_labels = split_seeds(core)
     markers = seed_labels.astype(np.int32) + 1  # 1 = background, 2.. = seeds
     markers[(core >= CORE_THRESHOLD) & (seed_labels == 0)] = 0  # to be flooded
     relief = cv2.cvtColor((255 - core * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     markers[markers <= 1] = 1
     return markers - 1
+
+
+def split_seeds(core: np.ndarray) -> np.ndarray:
+    """The core map's seeds (over SEED_THRESHOLD), labelled; a seed that parts into two or
+    more pieces at one of SPLIT_THRESHOLDS, each of MIN_SPLIT_PIXELS or more and at least
+    SPLIT_FRACTION of the largest, is replaced by those pieces (its other pixels are left to
+    the watershed), level after level."""
+    _, labels = cv2.connectedComponents((core > SEED_THRESHOLD).astype(np.uint8), connectivity=4)
+    count = int(labels.max()) + 1
+    for threshold in SPLIT_THRESHOLDS:
+        parts, pieces, stats, _ = cv2.connectedComponentsWithStats(
+            (core > threshold).astype(np.uint8), connectivity=4)
+        areas = stats[:, cv2.CC_STAT_AREA]
+        parent = np.zeros(parts, np.int64)
+        parent[pieces.ravel()] = labels.ravel()
+        largest = np.zeros(count, np.int64)
+        np.maximum.at(largest, parent[1:], areas[1:])
+        large = (areas >= MIN_SPLIT_PIXELS) & (areas >= SPLIT_FRACTION * largest[parent])
+        large[0] = False
+        split = np.bincount(parent[large], minlength=count) >= 2
+        split[0] = False
+        if not split.any():
+            continue
+        in_split = split[labels]
+        labels = labels.copy()
+        labels[in_split] = 0
+        taken = in_split & large[pieces]
+        labels[taken] = count + pieces[taken]
+        _, compact = np.unique(labels, return_inverse=True)
+        labels = compact.reshape(labels.shape).astype(np.int32)
+        count = int(labels.max()) + 1
+    return labels
 
 
 def tile_regions(tile: np.ndarray, cores: np.ndarray) -> np.ndarray:
