@@ -39,6 +39,14 @@ SEED_THRESHOLD = 0.75
 SPLIT_THRESHOLDS = (0.85, 0.9, 0.95)
 MIN_SPLIT_PIXELS = 4  # a part smaller than this (map pixels) does not count as a tile's seed
 SPLIT_FRACTION = 0.3  # ...nor one under this share of the seed's largest part
+# Only a seed this many times as long as it is wide is split: one tile's core is about 1.3
+# times as long as wide, two touching tiles' cores side by side about 2.2. A single core with
+# a dip in it (the print, a shadow's edge) is left whole.
+SPLIT_ELONGATION = 1.8
+# Seeds are split only in a look this large or larger, taken for tiles under about 24 px wide
+# at WORK_SIZE: at 608 px (tiles about 27 px at WORK_SIZE) a strongly slanted render's tall
+# tile has a core as long as two (its 10 of 8 9 10 11 12 13 cut in two at its print)
+SPLIT_LOOK = 672
 MIN_CORE_FRACTION = 0.2  # a core much smaller than the typical tile's is noise or a fragment
 
 
@@ -87,14 +95,15 @@ def letterbox(image: np.ndarray, size: int = WORK_SIZE) -> tuple[np.ndarray, flo
     return padded, scale
 
 
-def core_regions(core: np.ndarray) -> np.ndarray:
+def core_regions(core: np.ndarray, *, split: bool = False) -> np.ndarray:
     """One label per tile (0 none): confident core seeds grown over the less certain core.
 
     Where the cores of touching tiles blur into each other the probability still dips between
     them, so seeds taken at a high threshold stay apart; a watershed over the probability then
     gives each seed the pixels that fall towards it.
     """
-    seed_labels = split_seeds(core)
+    seed_labels = split_seeds(core) if split else \
+        cv2.connectedComponents((core > SEED_THRESHOLD).astype(np.uint8), connectivity=4)[1]
     markers = seed_labels.astype(np.int32) + 1  # 1 = background, 2.. = seeds
     markers[(core >= CORE_THRESHOLD) & (seed_labels == 0)] = 0  # to be flooded
     relief = cv2.cvtColor((255 - core * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
@@ -107,7 +116,7 @@ def split_seeds(core: np.ndarray) -> np.ndarray:
     """The core map's seeds (over SEED_THRESHOLD), labelled; a seed that parts into two or
     more pieces at one of SPLIT_THRESHOLDS, each of MIN_SPLIT_PIXELS or more and at least
     SPLIT_FRACTION of the largest, is replaced by those pieces (its other pixels are left to
-    the watershed), level after level."""
+    the watershed), level after level, when it is SPLIT_ELONGATION times as long as wide."""
     _, labels = cv2.connectedComponents((core > SEED_THRESHOLD).astype(np.uint8), connectivity=4)
     count = int(labels.max()) + 1
     for threshold in SPLIT_THRESHOLDS:
@@ -122,6 +131,11 @@ def split_seeds(core: np.ndarray) -> np.ndarray:
         large[0] = False
         split = np.bincount(parent[large], minlength=count) >= 2
         split[0] = False
+        for label in np.flatnonzero(split):
+            rows, columns = np.nonzero(labels == label)
+            points = np.stack([columns, rows], axis=1).astype(np.float32)
+            width, length = sorted(side + 1 for side in cv2.minAreaRect(points)[1])
+            split[label] = length >= SPLIT_ELONGATION * width
         if not split.any():
             continue
         in_split = split[labels]
@@ -218,7 +232,8 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
     padded, scale = letterbox(image, work_size)
     masks = detect_masks(padded)
     to_photo = 2.0 / scale  # mask pixel -> photo pixel
-    cores = core_regions(masks[1])
+    # the cores of small touching tiles run together only in a look taken for small tiles
+    cores = core_regions(masks[1], split=work_size >= SPLIT_LOOK)
     count = int(cores.max()) + 1
     if count <= 1:
         return Detection([], masks[0], to_photo)
