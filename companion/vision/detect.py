@@ -47,6 +47,10 @@ SPLIT_ELONGATION = 1.8
 # at WORK_SIZE: at 608 px (tiles about 27 px at WORK_SIZE) a strongly slanted render's tall
 # tile has a core as long as two (its 10 of 8 9 10 11 12 13 cut in two at its print)
 SPLIT_LOOK = 672
+# ...and only into pieces this many times its width apart, centre to centre: touching tiles'
+# cores lie a tile's width apart, about 1.5 times a core's height; pieces closer than that are
+# one core dipping between the digits of its number (rummy-8's B12 turned 165°)
+SPLIT_SPACING = 1.0
 MIN_CORE_FRACTION = 0.2  # a core much smaller than the typical tile's is noise or a fragment
 
 
@@ -116,11 +120,12 @@ def split_seeds(core: np.ndarray) -> np.ndarray:
     """The core map's seeds (over SEED_THRESHOLD), labelled; a seed that parts into two or
     more pieces at one of SPLIT_THRESHOLDS, each of MIN_SPLIT_PIXELS or more and at least
     SPLIT_FRACTION of the largest, is replaced by those pieces (its other pixels are left to
-    the watershed), level after level, when it is SPLIT_ELONGATION times as long as wide."""
+    the watershed), level after level, when it is SPLIT_ELONGATION times as long as wide and
+    its pieces lie SPLIT_SPACING times its width apart."""
     _, labels = cv2.connectedComponents((core > SEED_THRESHOLD).astype(np.uint8), connectivity=4)
     count = int(labels.max()) + 1
     for threshold in SPLIT_THRESHOLDS:
-        parts, pieces, stats, _ = cv2.connectedComponentsWithStats(
+        parts, pieces, stats, centres = cv2.connectedComponentsWithStats(
             (core > threshold).astype(np.uint8), connectivity=4)
         areas = stats[:, cv2.CC_STAT_AREA]
         parent = np.zeros(parts, np.int64)
@@ -135,7 +140,11 @@ def split_seeds(core: np.ndarray) -> np.ndarray:
             rows, columns = np.nonzero(labels == label)
             points = np.stack([columns, rows], axis=1).astype(np.float32)
             width, length = sorted(side + 1 for side in cv2.minAreaRect(points)[1])
-            split[label] = length >= SPLIT_ELONGATION * width
+            ends = centres[np.flatnonzero(large & (parent == label))]
+            apart = np.linalg.norm(ends[:, None] - ends[None], axis=2)
+            np.fill_diagonal(apart, np.inf)
+            split[label] = length >= SPLIT_ELONGATION * width \
+                and apart.min() >= SPLIT_SPACING * width
         if not split.any():
             continue
         in_split = split[labels]
