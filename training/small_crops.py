@@ -162,9 +162,9 @@ def small_crops(pictures: list[tuple[np.ndarray, list[PictureTile]]], variants: 
 
 
 def main() -> None:
-    from training.train_reader import HELD_OUT_PHOTOS, real_samples, synthetic_samples
     from training.dataset import load_split
     from training.render_synthetic import DEFAULT_CACHE
+    from training.train_reader import HELD_OUT_PHOTOS, real_samples, synthetic_samples
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/reader-small/train.npz"))
