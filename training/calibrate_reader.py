@@ -63,6 +63,25 @@ def with_temperature(source: Path, target: Path, temperature: float, tiles: int 
     onnx.save(model, str(target))
 
 
+def without_no_tile(source: Path, target: Path, tiles: int = TILES) -> None:
+    """Copy the reader.onnx ``source`` (53 tiles, "no tile", 2 orientations) to ``target``
+    without its "no tile" output: a 53-tile reader, every other output as it was, from which
+    ``train_reader --init-onnx … --no-tile-only`` grows that output afresh (models/README.md's
+    last stage)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(source))
+    graph = model.graph
+    last = [node for node in graph.node if node.op_type == "Gemm"][-1]
+    for index, initializer in enumerate(graph.initializer):
+        if initializer.name in (last.input[1], last.input[2]):
+            values = numpy_helper.to_array(initializer)
+            kept = np.delete(values, tiles, axis=0)
+            graph.initializer[index].CopyFrom(numpy_helper.from_array(kept, initializer.name))
+    onnx.save(model, str(target))
+
+
 def raw_logits(path: Path, crops: np.ndarray) -> np.ndarray:
     """The reader's logits for crops as cut (N, outputs), in batches, through cv2.dnn."""
     import cv2
@@ -125,6 +144,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--temperature", type=float,
                         help="the temperature to write (default: the fitted one)")
+    parser.add_argument("--without-no-tile", action="store_true",
+                        help="write --out without the 'no tile' output (to grow it afresh)")
     args = parser.parse_args()
     loaded = [SmallCrops.load(path) for path in args.crops]
     crops = np.concatenate([c.crops for c in loaded])
@@ -140,6 +161,8 @@ def main() -> None:
     temperature = args.temperature or fitted
     print(f"fitted temperature {fitted:.2f}, written {temperature:.2f}", flush=True)
     with_temperature(args.reader, args.out, temperature)
+    if args.without_no_tile:
+        without_no_tile(args.out, args.out)
     report("with the temperature", args.out, crops, labels, widths, soft)
 
 

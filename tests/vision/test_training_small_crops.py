@@ -14,6 +14,7 @@ from training.calibrate_reader import (
     negative_log_likelihood,
     raw_logits,
     with_temperature,
+    without_no_tile,
 )
 from training.small_crops import PictureTile, SmallCrops, median_width, picture_crops, small_crops
 
@@ -81,3 +82,16 @@ def test_the_temperature_divides_the_tile_logits_of_the_shipped_reader_only(tmp_
     after = raw_logits(tmp_path / "warm.onnx", crops)
     np.testing.assert_allclose(after[:, :53], before[:, :53] / 2, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(after[:, 53:], before[:, 53:], rtol=1e-5, atol=1e-5)
+
+
+def test_the_reader_without_its_no_tile_output_reads_every_tile_as_before(tmp_path) -> None:
+    from companion.vision.networks import READER_FILE
+
+    crops = np.stack([c for c, _ in picture_crops(*_picture("rummy-36_jpeg"), 24.0, soft=False,
+                                                  detected=False, rng=np.random.default_rng(1))])
+    without_no_tile(READER_FILE, tmp_path / "53.onnx")
+    before = raw_logits(READER_FILE, crops)
+    after = raw_logits(tmp_path / "53.onnx", crops)
+    assert after.shape[1] == before.shape[1] - 1 == 55
+    np.testing.assert_allclose(after[:, :53], before[:, :53], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(after[:, 53:], before[:, 54:], rtol=1e-5, atol=1e-5)
