@@ -277,6 +277,17 @@ def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: f
                     reduction="batchmean", log_target=True) * temperature ** 2
 
 
+def smoothed_cross_entropy(logits: torch.Tensor, labels: torch.Tensor,
+                           smoothing: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy with label smoothing per sample (``smoothing``, one a row): the target is
+    1 - s on the label and s spread evenly over every output, as ``F.cross_entropy``'s
+    ``label_smoothing`` but each sample its own s."""
+    log_probabilities = F.log_softmax(logits, 1)
+    on_label = -log_probabilities.gather(1, labels[:, None])[:, 0]
+    spread = -log_probabilities.mean(1)
+    return ((1 - smoothing) * on_label + smoothing * spread).mean()
+
+
 def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
     array = np.stack(crops).astype(np.float32) / 255.0
     return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
@@ -342,6 +353,9 @@ def main() -> None:
                         help="crops of small tiles cut from shrunk pictures (training.small_crops)")
     parser.add_argument("--small-share", type=float, default=0.4,
                         help="share of each batch drawn from --small-crops")
+    parser.add_argument("--small-label-smoothing", type=float, default=0.05,
+                        help="label smoothing of the --small-crops (the others': 0.05); more "
+                             "keeps the reader less sure of small tiles")
     parser.add_argument("--weights", type=Path, default=Path("/tmp/reader.pt"),
                         help="where the trained PyTorch weights are saved")
     parser.add_argument("--seed", type=int, default=11)
@@ -462,12 +476,14 @@ def main() -> None:
     for iteration in range(args.iterations):
         set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         made = []
-        for _ in range(args.batch):
+        small_count = 0
+        if cached_small is not None:
+            # the batch's small crops first, so their label smoothing can differ
+            small_count = int((rng.random(args.batch) < args.small_share).sum())
+            made = [small_crop(cached_small, rng) for _ in range(small_count)]
+        for _ in range(args.batch - small_count):
             if negatives and rng.random() < args.no_tile_share:
                 pool = negatives
-            elif cached_small is not None and rng.random() < args.small_share:
-                made.append(small_crop(cached_small, rng))
-                continue
             else:
                 pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
             sample = pool[int(rng.integers(len(pool)))]
@@ -482,7 +498,9 @@ def main() -> None:
             freeze_norms(model)
         logits = model(crops)
         is_tile = labels != NO_TILE_CLASS if with_no_tile_class else torch.ones_like(labels, dtype=torch.bool)
-        loss = (F.cross_entropy(logits[:, :identities], labels, label_smoothing=0.05)
+        smoothing = torch.full((len(made),), 0.05)
+        smoothing[:small_count] = args.small_label_smoothing
+        loss = (smoothed_cross_entropy(logits[:, :identities], labels, smoothing)
                 + 0.5 * F.cross_entropy(logits[is_tile, identities:], turns[is_tile]))
         if teacher is not None:
             # taught on the tiles only (a 53-class teacher has nothing to say of "no tile"),
