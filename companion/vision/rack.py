@@ -1121,8 +1121,8 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
             doubtful = True
             continue
         number, _, box = slots[k]
-        (cx, cy), size, angle = cv2.minAreaRect(box)
-        found.append(FoundTile((cx, cy), size, angle, 0.0))
+        (cx, cy), (long, short), angle = cv2.minAreaRect(box)
+        found.append(FoundTile((cx, cy), (long, short), angle, 0.0))
         corners.append(box)
         best.append(int(probabilities[k].argmax()))
         confidence.append(min(surely, DOUBTED))
