@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.vision [--synthetic 60] [--hard 36] [--racks 40] [--skip-valid]
         [--valid-scaled [40,30,24,18]] [--scaled-soft] [--valid-motion-blur [9,15]]
-        [--real-racks] [--real-racks-stress]
+        [--real-racks] [--real-racks-stress] [--valid-stress]
         [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
         [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
 
@@ -23,7 +23,10 @@ shadow cast across its labelled tiles. ``--valid-scaled`` reads `valid/` shrunk 
 are 40, 30, 24 and 18 px wide, several photos to a 640×640 JPEG (``benchmarks.scaled_set``: a
 wider shot's many small real tiles; ``--scaled-soft`` also blurred a little, JPEG quality 70).
 ``--valid-motion-blur`` reads `valid/` under a line blur of 9 and 15 px (a shaken hand, one
-direction per photo by a fixed seed: the kernel of ``benchmarks.rack_stress``).
+direction per photo by a fixed seed: the kernel of ``benchmarks.phone_changes``).
+``--valid-stress`` reads `valid/` changed as phones at other tables change a photo (turned, a
+half or a quarter turn, from a slant, mis-exposed, tinted, noisy, soft, compressed, cut at an
+edge: ``benchmarks.table_stress``), per change.
 Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
@@ -307,9 +310,9 @@ def valid_scaled(tile_width: float, *, soft: bool = False, split: str = "valid")
 
 def valid_motion_blurred(length: int, split: str = "valid") -> Tally:
     """The `valid/` photos with tiles under a line blur ``length`` px long (a shaken hand:
-    the kernel of benchmarks/rack_stress.py, its direction drawn from the photo's number, a
+    the kernel of benchmarks/phone_changes.py, its direction drawn from the photo's number, a
     fixed seed), saved as a JPEG and read from its bytes through ``read_photo``."""
-    from benchmarks.rack_stress import JPEG_QUALITY, motion_blurred
+    from benchmarks.phone_changes import JPEG_QUALITY, motion_blurred
 
     tally = Tally()
     for image_path in sorted((DATA_ROOT / split / "images").glob("*.jpg")):
@@ -761,6 +764,9 @@ def main() -> None:
                         help="the 24 real rack photos turned, seen at a slant, further off, "
                              "blurred, compressed, mis-exposed, tinted and cropped "
                              "(benchmarks/rack_stress.py)")
+    parser.add_argument("--valid-stress", action="store_true",
+                        help="valid/ turned, from a slant, mis-exposed, tinted, noisy, soft, "
+                             "compressed and cut at an edge (benchmarks/table_stress.py)")
     parser.add_argument("--train-split", action="store_true",
                         help="also the 537 train/ photos (what the networks learned from)")
     parser.add_argument("--jokers-anywhere", action="store_true",
@@ -879,6 +885,12 @@ def main() -> None:
         from benchmarks.rack_stress import stress
         results["real racks, stress"] = by_change = stress()
         print("== the real rack photos changed as a phone at a table changes them (24 each)")
+        for change, summary in by_change.items():
+            print(f"  {change:36s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+    if args.valid_stress:
+        from benchmarks.table_stress import stress as table_stress
+        results["valid/, stress"] = by_change = table_stress()
+        print("== the valid/ table photos changed as phones at other tables change them (34 each)")
         for change, summary in by_change.items():
             print(f"  {change:36s} " + ", ".join(f"{k} {v}" for k, v in summary.items()))
     if not args.skip_speed:

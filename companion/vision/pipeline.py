@@ -26,6 +26,7 @@ from companion.vision.light import (
     IN_SHADOW,
     NEED_REACH,
     LightMap,
+    face_balance,
     face_brightness,
     in_shadow,
     light_map,
@@ -45,10 +46,12 @@ from companion.vision.quality import (
 )
 from companion.vision.reading import PhotoReading, ReadTile
 from companion.vision.refine import (
+    NEIGHBOURS,
     Kept,
     read_batched,
     read_unwashed,
     second_outlines,
+    squarish_reoutlined,
     tiles_beside,
     tiles_in_rows,
     tiles_unclaimed,
@@ -98,6 +101,16 @@ ONE_WAY_UP = frozenset(index for index, tile in enumerate(TILE_CLASSES)
 # With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
 # the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
 UNSEEN_TILES = 0.07
+# A box on a table this much larger (its area) than the sure tiles nearest it, and this many
+# of their widths long, lies over two tiles side by side (_doubled): `valid/`'s rummy-36 turned
+# round, seen from lower or over-exposed had O5 and O6 in one box read O8 at 0.92–0.97. Its
+# reading is not trusted: the second outlines try it cut in two (and in a row of tiles), and
+# a box left whole is held at DOUBTED. Over `valid/` as taken, upside down, turned 30°,
+# over-exposed and seen from higher, a box read right over one tile reached 2.0 times the
+# area of the sure tiles near it but then 1.6 of their widths long, or 2.4 times and 1.9 long
+# (B11 of rummy3-33 seen from higher, nearer the phone than its neighbours: now flagged).
+DOUBLED_AREA = 1.9
+DOUBLED_LONG = 1.8
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
 # bare board or table, read as nothing much, is no tile face.
 SHADE_PROBE = 0.3
@@ -167,6 +180,10 @@ class _Boxes:
     def surest(self) -> np.ndarray:
         return self.probabilities.max(axis=1)
 
+    def believed(self) -> np.ndarray:
+        """How surely each box is read, a box over two tiles (_doubled) held at DOUBTED."""
+        return _doubted(self.surest(), _doubled(self.found, self.surest()))
+
     def with_kept(self, kept: Iterable[Kept]) -> _Boxes:
         """Each kept alternative in place of the boxes it replaces (the others in their order,
         then the alternatives' tiles in theirs)."""
@@ -233,6 +250,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
             lit = _found_and_read(photo, tried.applied(image), gain, tried, upright=upright)
             if lit.sure > first.sure:
                 read, light = lit, tried
+    if not upright:
+        read, light = _balanced(photo, image, gain, read, light)
     source, crop_factor, detection, corners_of = (
         read.source, read.crop_factor, read.detection, read.corners_of)
     boxes = _Boxes(read.found, read.corners, read.probabilities, read.upside_down, read.no_tile)
@@ -247,7 +266,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if small and poor_reading(boxes.surest()[tile_like], LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
     boxes = boxes.with_kept(second_outlines(
-        boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+        boxes.found, boxes.surest() if upright else boxes.believed(),
+        threshold=LOW_CONFIDENCE, source=source,
         crop_factor=crop_factor, corners_of=corners_of, upright=upright))
     # what is still read as no tile (a piece of a tile may have been joined into one above)
     # is not a tile
@@ -255,16 +275,20 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if not boxes.found:
         raise _no_tiles(photo, small)
     if not upright:
+        boxes = boxes.with_kept(squarish_reoutlined(
+            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
+            threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
+            corners_of=corners_of))
         boxes = boxes.with_kept(tiles_in_rows(
-            boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE, source=source,
+            boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE, source=source,
             crop_factor=crop_factor, corners_of=corners_of))
         boxes = boxes.with_kept(tiles_unclaimed(
-            boxes.found, boxes.surest(), detection.tile_map, detection.map_scale * photo.factor,
+            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
             threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
             corners_of=corners_of))
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
-        beside = tiles_beside(boxes.found, boxes.surest(), threshold=LOW_CONFIDENCE,
+        beside = tiles_beside(boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE,
                               source=source, crop_factor=crop_factor, corners_of=corners_of,
                               around=around)
         if not beside:
@@ -285,6 +309,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
                                              photo.factor, shade)
     if not upright:
         confidence = _washed_out_doubted(confidence, corners, source, crop_factor)
+        confidence = _doubted(confidence, _doubled(found, confidence))
     check_tile_size(confidence, np.array([tile.short_side for tile in found]),
                     threshold=LOW_CONFIDENCE)
     ranking = np.argsort(-probabilities, axis=1)
@@ -345,6 +370,39 @@ def _turned_against_neighbours_doubted(confidence: np.ndarray, best: np.ndarray,
     return doubted
 
 
+def _doubled(found: list[FoundTile], confidence: np.ndarray) -> np.ndarray:
+    """Which boxes lie over two tiles side by side: DOUBLED_AREA times the area of the sure
+    tiles nearest it (the median of the NEIGHBOURS nearest; three sure tiles in the photo at
+    least) and DOUBLED_LONG of their widths long. The reader reads such a box, two numbers
+    squeezed into one crop, as one tile and may be sure of it (two tiles of a run, O6 and O5,
+    read O8 at 0.97)."""
+    sure = np.flatnonzero(confidence >= LOW_CONFIDENCE)
+    if len(sure) < 3:
+        return np.zeros(len(found), bool)
+    centres = np.array([tile.centre for tile in found], np.float64)
+    sizes = np.array([sorted(tile.size) for tile in found], np.float64)
+    apart = np.linalg.norm(centres[:, None] - centres[None, sure], axis=2)
+    apart[sure, np.arange(len(sure))] = np.inf  # a box is not its own neighbour
+    order = np.argsort(apart, axis=1, kind="stable")[:, :min(NEIGHBOURS, len(sure))]
+    nearest = sure[order]
+    # a sure box among fewer than NEIGHBOURS others has itself last: left out of the medians
+    itself = np.isinf(np.take_along_axis(apart, order, axis=1))
+    areas = sizes[:, 0] * sizes[:, 1]
+    near_areas = np.where(itself, np.nan, areas[nearest])
+    near_widths = np.where(itself, np.nan, sizes[nearest, 0])
+    return (areas >= DOUBLED_AREA * np.nanmedian(near_areas, axis=1)) \
+        & (sizes[:, 1] >= DOUBLED_LONG * np.nanmedian(near_widths, axis=1))
+
+
+def _doubted(confidence: np.ndarray, doubted: np.ndarray) -> np.ndarray:
+    """The confidences with those of ``doubted`` held at DOUBTED at most."""
+    if not doubted.any():
+        return confidence
+    held = confidence.copy()
+    held[doubted] = np.minimum(held[doubted], DOUBTED)
+    return held
+
+
 def _washed_out_doubted(confidence: np.ndarray, corners: list[np.ndarray],
                         source: np.ndarray, crop_factor: int) -> np.ndarray:
     """The confidences with every tile whose crop is washed out by glare (refine.washed_out)
@@ -360,6 +418,20 @@ def _washed_out_doubted(confidence: np.ndarray, corners: list[np.ndarray],
     doubted = confidence.copy()
     doubted[washed] = np.minimum(doubted[washed], DOUBTED)
     return doubted
+
+
+def _balanced(photo: DecodedPhoto, image: np.ndarray, gain: float, read: _FirstReading,
+              light: LightMap | None) -> tuple[_FirstReading, LightMap | None]:
+    """The reading of a table photo taken in a tinted light (its sure tiles' faces not the
+    cream of a face in a neutral light: light.face_balance) found and read again with its
+    channels balanced, kept when more tiles read surely; else ``read`` and ``light``."""
+    sure = (read.probabilities.max(axis=1) >= LOW_CONFIDENCE) & (read.no_tile < NO_TILE)
+    balance = face_balance(read.crops[sure])
+    if balance is None:
+        return read, light
+    tinted = (light or LightMap(np.ones((1, 1), np.float32), 0.0)).balanced(balance)
+    lit = _found_and_read(photo, tinted.applied(image), gain, tinted, upright=False)
+    return (lit, tinted) if lit.sure > read.sure else (read, light)
 
 
 def _shade_without_tiles(image: np.ndarray, photo: DecodedPhoto,

@@ -736,6 +736,72 @@ def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np
     return _tile_slots(alternatives, readings, confidence, threshold)
 
 
+# A squarish box's own stretch of the tile map, for a second outline: the map's tile pixels
+# nearer its centre than any other box's, within this share of its diagonal of the centre.
+SQUARE_REACH = 0.75
+SQUARE_AREA = (0.7, 1.5)  # the outline so found, against the box's area
+
+
+def squarish_reoutlined(found: list[FoundTile], confidence: np.ndarray, tile_map: np.ndarray,
+                        map_scale: float, *, threshold: float, source: np.ndarray,
+                        crop_factor: int, corners_of: Callable[[FoundTile], np.ndarray]
+                        ) -> list[Kept]:
+    """Squarish boxes (short side over SQUARISH of the long) outlined again from the
+    detector's tile map, sure or not.
+
+    A tile turned on the table (a photo taken from the side of the table, or a tile lying
+    askew) may get a core too small for its tile: its share of the tile map is then cut to a
+    disc about the core (``detect.tile_regions``' reach), and its box comes out square and
+    turned from the tile (`valid/`'s rummy4-29 turned 30°: a lone B1, 47×66 px, boxed 55×55
+    along the photo's axes and read B7 at 0.92). The tile map itself still has the tile's
+    shape: the map's tile pixels (``map_scale`` photo pixels per map pixel) nearer this box's
+    centre than any other box's, within SQUARE_REACH of its diagonal, give the outline, tried
+    when it is shaped like a tile and SQUARE_AREA of the box's area. Kept as in
+    ``tiles_beside`` (``_tile_slots``): read as a tile at ``threshold`` or more and more
+    surely than the box, over no other tile read surely.
+    """
+    squarish = [index for index, tile in enumerate(found)
+                if tile.short_side > SQUARISH * tile.long_side]
+    if not squarish:
+        return []
+    sure = confidence >= threshold
+    centres = np.array([tile.centre for tile in found], np.float64)
+    on_map = centres / map_scale - 0.5  # map pixel indexes
+    alternatives: list[Alternative] = []
+    for index in squarish:
+        tile = found[index]
+        reach = SQUARE_REACH * float(np.hypot(*tile.size)) / map_scale
+        (x, y) = on_map[index]
+        x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
+        x1 = min(tile_map.shape[1], int(x + reach) + 2)
+        y1 = min(tile_map.shape[0], int(y + reach) + 2)
+        rows, columns = np.nonzero(tile_map[y0:y1, x0:x1] > TILE_THRESHOLD)
+        points = np.stack([columns + x0, rows + y0], axis=1).astype(np.float64)
+        own = np.hypot(*(points - on_map[index]).T)
+        others = np.flatnonzero(np.hypot(*(on_map - on_map[index]).T) < 2 * reach)
+        others = others[others != index]
+        nearer = np.zeros(len(points), bool)
+        for other in others:
+            nearer |= np.hypot(*(points - on_map[other]).T) < own
+        points = points[(own <= reach) & ~nearer]
+        if len(points) < 8:
+            continue
+        (cx, cy), (width, height), angle = cv2.minAreaRect(points.astype(np.float32))
+        size = ((width + 1) * map_scale, (height + 1) * map_scale)
+        area = size[0] * size[1] / (tile.size[0] * tile.size[1])
+        if min(size) > SQUARISH * max(size) or not SQUARE_AREA[0] <= area <= SQUARE_AREA[1]:
+            continue
+        outline = FoundTile(((cx + 0.5) * map_scale, (cy + 0.5) * map_scale), size, angle,
+                            tile.score)
+        alternative = Alternative((index,), (outline,))
+        if not _covers_sure(alternative, centres, sure):
+            alternatives.append(alternative)
+    if not alternatives:
+        return []
+    return _tile_slots(alternatives, _read_slots(alternatives, source, crop_factor, corners_of),
+                       confidence, threshold)
+
+
 def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
     """The share of a box (photo pixels) lying on ``region`` (a boolean map, map pixels),
     sampled at 5 × 5 points spread over the box."""
