@@ -58,6 +58,7 @@ from training.networks import (
     with_no_tile,
 )
 from training.render_synthetic import DEFAULT_CACHE
+from training.small_crops import SmallCrops
 
 HELD_OUT_PHOTOS = 12
 IDENTITIES = len(TILE_CLASSES)
@@ -130,6 +131,19 @@ def make_crop(image: np.ndarray, sample: Sample, rng: np.random.Generator, *,
             crop = cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
         crop = photometric(crop, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
     return crop, int(flipped)
+
+
+def small_crop(cached: SmallCrops, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    """One crop of a small tile cut as the pipeline cuts it (``training.small_crops``): turned
+    upside down half the time, other light, a little noise; no more blur or JPEG (the shrunk
+    picture had them). Returns the crop, its class and its orientation label."""
+    index = int(rng.integers(len(cached.labels)))
+    crop = cached.crops[index]
+    flipped = bool(rng.random() < 0.5)
+    if flipped:
+        crop = np.ascontiguousarray(crop[::-1, ::-1])
+    crop = photometric(crop, rng, hue_shift=False, glare_strength=35.0, blur_max=0.4)
+    return crop, int(cached.labels[index]), int(flipped)
 
 
 def real_samples(photos, images) -> list[Sample]:
@@ -263,6 +277,17 @@ def distillation_loss(logits: torch.Tensor, taught: torch.Tensor, temperature: f
                     reduction="batchmean", log_target=True) * temperature ** 2
 
 
+def smoothed_cross_entropy(logits: torch.Tensor, labels: torch.Tensor,
+                           smoothing: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy with label smoothing per sample (``smoothing``, one a row): the target is
+    1 - s on the label and s spread evenly over every output, as ``F.cross_entropy``'s
+    ``label_smoothing`` but each sample its own s."""
+    log_probabilities = F.log_softmax(logits, 1)
+    on_label = -log_probabilities.gather(1, labels[:, None])[:, 0]
+    spread = -log_probabilities.mean(1)
+    return ((1 - smoothing) * on_label + smoothing * spread).mean()
+
+
 def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
     array = np.stack(crops).astype(np.float32) / 255.0
     return torch.from_numpy(array).permute(0, 3, 1, 2).contiguous()
@@ -324,6 +349,13 @@ def main() -> None:
     parser.add_argument("--small-chance", type=float, default=0.3,
                         help="chance a training crop is shrunk as if seen from further away")
     parser.add_argument("--smallest", type=float, default=0.4, help="the strongest such shrink")
+    parser.add_argument("--small-crops", type=Path,
+                        help="crops of small tiles cut from shrunk pictures (training.small_crops)")
+    parser.add_argument("--small-share", type=float, default=0.4,
+                        help="share of each batch drawn from --small-crops")
+    parser.add_argument("--small-label-smoothing", type=float, default=0.05,
+                        help="label smoothing of the --small-crops (the others': 0.05); more "
+                             "keeps the reader less sure of small tiles")
     parser.add_argument("--weights", type=Path, default=Path("/tmp/reader.pt"),
                         help="where the trained PyTorch weights are saved")
     parser.add_argument("--seed", type=int, default=11)
@@ -436,28 +468,39 @@ def main() -> None:
             with torch.no_grad():
                 last.weight[others] = kept_weight
                 last.bias[others] = kept_bias
+    cached_small = SmallCrops.load(args.small_crops) if args.small_crops is not None else None
+    if cached_small is not None:
+        print(f"{len(cached_small.labels)} crops of small tiles", flush=True)
     optimiser = torch.optim.AdamW(trained, lr=args.lr, weight_decay=5e-4)
     started = time.time()
     for iteration in range(args.iterations):
         set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
-        picks = []
-        for _ in range(args.batch):
+        made = []
+        small_count = 0
+        if cached_small is not None:
+            # the batch's small crops first, so their label smoothing can differ
+            small_count = int((rng.random(args.batch) < args.small_share).sum())
+            made = [small_crop(cached_small, rng) for _ in range(small_count)]
+        for _ in range(args.batch - small_count):
             if negatives and rng.random() < args.no_tile_share:
                 pool = negatives
             else:
                 pool = synthetic if synthetic and rng.random() < args.synthetic_share else train
-            picks.append(pool[int(rng.integers(len(pool)))])
-        made = [make_crop(images[s.image_key], s, rng, train=True,
-                          small_chance=args.small_chance, smallest=args.smallest) for s in picks]
-        crops = to_tensor([crop for crop, _ in made])
-        labels = torch.tensor([s.label for s in picks])
-        turns = torch.tensor([turn for _, turn in made])
+            sample = pool[int(rng.integers(len(pool)))]
+            crop, turn = make_crop(images[sample.image_key], sample, rng, train=True,
+                                   small_chance=args.small_chance, smallest=args.smallest)
+            made.append((crop, sample.label, turn))
+        crops = to_tensor([crop for crop, _, _ in made])
+        labels = torch.tensor([label for _, label, _ in made])
+        turns = torch.tensor([turn for _, _, turn in made])
         model.train()
         if keep_norms:
             freeze_norms(model)
         logits = model(crops)
         is_tile = labels != NO_TILE_CLASS if with_no_tile_class else torch.ones_like(labels, dtype=torch.bool)
-        loss = (F.cross_entropy(logits[:, :identities], labels, label_smoothing=0.05)
+        smoothing = torch.full((len(made),), 0.05)
+        smoothing[:small_count] = args.small_label_smoothing
+        loss = (smoothed_cross_entropy(logits[:, :identities], labels, smoothing)
                 + 0.5 * F.cross_entropy(logits[is_tile, identities:], turns[is_tile]))
         if teacher is not None:
             # taught on the tiles only (a 53-class teacher has nothing to say of "no tile"),

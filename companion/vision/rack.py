@@ -475,9 +475,11 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
     (BY_RACK_HEIGHTS of their height), standing as they stand (within 40° of the rack's up),
     its middle over the rack (the reach of its rows' bars, which runs a little past the
     rack's ends, or where the lowest row's ledge runs on to: ``_ledge_runs_to``) and between
-    the bands
-    the rack's tiers stand in (from LEFT_OFF_BELOW's far end under the lowest row's line to
-    LEFT_OFF_ABOVE's far end over the top row's).
+    the bands the rack's tiers stand in (from LEFT_OFF_BELOW's far end under the lowest row's
+    line to LEFT_OFF_ABOVE's far end over the top row's). Under the lowest row's line, where
+    a tile lying on the table in front of the rack is seen too, only a tile read surely
+    (LOW_CONFIDENCE) counts: a lying 11 read K11 at 0.56 in front of a render's grey rack,
+    whose bar's colour ran on over the grey table far past the rack's end.
 
     Such a tile is not added (``_left_off_tier`` adds those that stand plainly where a tier
     stands): its outline may be poor (a far tier's tile outlined small, turned from its
@@ -501,7 +503,8 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
         centre = corners.mean(axis=0)
         under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
         above = -float((centre - top.origin) @ top.down) / top.tile_height
-        if under > LEFT_OFF_BELOW[1] or above > LEFT_OFF_ABOVE[1]:
+        if under > LEFT_OFF_BELOW[1] or above > LEFT_OFF_ABOVE[1] \
+                or (under > 0 and read.confidence[i] < LOW_CONFIDENCE):
             continue
         along = float((centre - lowest.origin) @ lowest.right)
         if min(reach) <= along <= max(reach) \
@@ -1049,9 +1052,11 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     surely (LOW_CONFIDENCE), "no tile" SLOT_NO_TILE or less and no joker unless read one
     surely with the "no tile" output, is added to the row, held at DOUBTED: found by reading
     a bare slot, it is shown for the player to confirm. One read as a tile less surely
-    (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less) is not added, but the rack may not
-    have been read whole (the third value returned). (Bare board in a render's gaps read as
-    a joker or a K13 at 0.6–0.7, "no tile" at 0.56–0.74.)"""
+    (DOUBTFUL_BOX or more, "no tile" SLOT_NO_TILE or less), as the same tile at every shift,
+    is not added, but the rack may not have been read whole (the third value returned).
+    (Bare board in a render's gaps read as a joker or a K13 at 0.6–0.7, "no tile" at
+    0.56–0.74; a slot over a gap narrower than a tile, half on each neighbour, as K1, B10 and
+    B13 at its three shifts.)"""
     centres = [c.mean(axis=0) * scale for c in read.corners]
     on_rack = [i for members in indexes for i in members]
     sure = [i for i in on_rack if read.confidence[i] >= LOW_CONFIDENCE]
@@ -1118,11 +1123,13 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
             continue
         if surely < LOW_CONFIDENCE \
                 or not joker_may_stand(probabilities[k], float(no_tile[k]), LOW_CONFIDENCE):
-            doubtful = True
+            # (a slot over a narrow gap, half on each neighbour, reads a different tile at
+            # each shift; a tile standing there reads as itself at every one)
+            doubtful |= len({int(probabilities[n].argmax()) for n in numbers}) == 1
             continue
         number, _, box = slots[k]
-        (cx, cy), size, angle = cv2.minAreaRect(box)
-        found.append(FoundTile((cx, cy), size, angle, 0.0))
+        (cx, cy), (long, short), angle = cv2.minAreaRect(box)
+        found.append(FoundTile((cx, cy), (long, short), angle, 0.0))
         corners.append(box)
         best.append(int(probabilities[k].argmax()))
         confidence.append(min(surely, DOUBTED))

@@ -107,3 +107,22 @@ def test_a_blend_of_two_readers_lies_between_them() -> None:
                                tuned.state_dict()["classify.4.bias"])
     with pytest.raises(ValueError):
         blended(start, tuned, 1.5)
+
+
+def test_label_smoothing_per_sample_is_torchs_own_when_all_samples_share_it() -> None:
+    import torch.nn.functional as F
+
+    from training.train_reader import smoothed_cross_entropy
+
+    generator = torch.Generator().manual_seed(3)
+    logits = torch.randn(9, 54, generator=generator)
+    labels = torch.randint(0, 54, (9,), generator=generator)
+    for smoothing in (0.0, 0.05, 0.08):
+        ours = smoothed_cross_entropy(logits, labels, torch.full((9,), smoothing))
+        torch.testing.assert_close(ours, F.cross_entropy(logits, labels, label_smoothing=smoothing))
+    # more smoothing on a sample asks less certainty of it: a very sure right reading costs more
+    sure = torch.zeros(1, 54)
+    sure[0, 4] = 20.0
+    label = torch.tensor([4])
+    assert smoothed_cross_entropy(sure, label, torch.tensor([0.08])) > smoothed_cross_entropy(
+        sure, label, torch.tensor([0.05]))
