@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.synthetic_set import hard_set, synthetic_set
-from companion.vision import networks, pipeline, read_image, read_photo, refine
+from companion.vision import detect, networks, pipeline, read_image, read_photo, refine
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
@@ -122,17 +122,22 @@ def test_a_squarish_tile_read_the_wrong_way_across_is_read_turned_a_quarter(numb
 
 def test_a_box_over_two_tiles_and_the_glare_beside_them_is_cut_into_the_two_tiles() -> None:
     # the first dense table of the harder renders: an O2 and an R2 side by side under glare
-    # come out as one box, taller than a tile; its halves cut to a tile's height read surely
+    # come out as one box, taller than a tile; its halves cut to a tile's height read right.
+    # The O2's half lies in the glare: read at 0.97 but its crop washed out, it is held unsure
+    # (pipeline._washed_out_doubted); the R2 beside it is read surely.
     render = hard_set(6)[5]
     reading = read_image(render.image)
     pair = [t for t in render.tiles
             if np.linalg.norm(np.mean(t.outline, axis=0) - (660, 290)) < 40]
     assert sorted(str(t.tile) for t in pair) == ["O2", "R2"]
+    sure = {}
     for true in pair:
         outline = np.array(true.outline, np.float32)
         read = [tile for tile in reading.tiles if cv2.pointPolygonTest(
             outline, tuple(float(v) for v in np.mean(tile.outline, axis=0)), False) >= 0]
-        assert [(tile.tile, tile.low_confidence) for tile in read] == [(true.tile, False)]
+        assert [tile.tile for tile in read] == [true.tile]
+        sure[str(true.tile)] = not read[0].low_confidence
+    assert sure["R2"]
 
 
 def test_a_tile_the_detector_missed_in_a_set_is_found_beside_its_neighbour(
@@ -236,10 +241,13 @@ def test_a_box_over_a_row_of_tiles_is_cut_into_tiles_as_wide_as_its_neighbours(
     # a dense table of the harder renders (a tuning seed): the detector outlines K7 R8 B7 of a
     # set as one box three tiles wide and taller than a tile, read unsure as a K1; cut into
     # three tiles of the sure neighbours' width, B7 reads surely, and the other two are kept
-    # as read there, flagged
+    # as read there, flagged. (The detector's larger look now splits the box's core seed and
+    # outlines the R8 on its own; without that split the row rule alone is what cuts it.)
     render = hard_set(6, seed=4027)[5]
     row = true_tiles_at(render.tiles, ((1007, 695), (1058, 696), (1109, 698)))
     assert [str(t.tile) for t in row] == ["K7", "R8", "B7"]
+    assert read_on(render.image, row) == [[("K7", True)], [("R8", True)], [("B7", False)]]
+    monkeypatch.setattr(detect, "SPLIT_LOOK", 10**9)
     assert read_on(render.image, row) == [[("K7", True)], [("R8", True)], [("B7", False)]]
     monkeypatch.setattr(pipeline, "tiles_in_rows", lambda *args, **options: [])
     assert read_on(render.image, row) == [[], [("K1", True)], []]
@@ -249,7 +257,11 @@ def test_tiles_washed_out_by_glare_are_read_stretched_and_flagged(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a dense table of the harder renders (a tuning seed) under a glare that washes a run
     # O1-O6 nearly white: read as cut, no box over O1, O2 or O3 reads surely and none is
-    # kept; read with their faint ink stretched they are found, each flagged
+    # kept; read with their faint ink stretched they are found, each flagged. (The detector's
+    # split of core seeds in its larger look, detect.split_seeds, outlines the O3 so that it
+    # is lost on this render: measured on 39 dense tuning renders, 2 of 2685 tiles fewer found
+    # with it, docs/vision.md; the rule here is tested without it.)
+    monkeypatch.setattr(detect, "SPLIT_LOOK", 10**9)
     render = hard_set(18, seed=9027)[17]
     run = true_tiles_at(render.tiles, ((843, 472), (822, 514), (800, 557)))
     assert [str(t.tile) for t in run] == ["O1", "O2", "O3"]
