@@ -532,9 +532,19 @@ def _ledge_runs_to(image: np.ndarray, read: ReadFound, row: _Row, to: float, *, 
     start = max(ends) + 0.6 * width if to > max(ends) else min(ends) - 0.6 * width
     if (to - start) * (to - (max(ends) if to > max(ends) else min(ends))) <= 0:
         return False
-    column_step = max(1.0, width / 10)
-    columns = np.arange(start, to, np.sign(to - start) * column_step, dtype=np.float64)
     depths = np.linspace(LEDGE_BAND[0], LEDGE_BAND[1], 6) * row.tile_height
+    return _band_unbroken(image, row, start, to, depths, width)
+
+
+def _band_unbroken(image: np.ndarray, row: _Row, start: float, stop: float,
+                   depths: np.ndarray, width: float) -> bool:
+    """Whether a band along ``row`` (from ``start`` to ``stop`` along it, at ``depths`` down
+    from its line; tiles ``width`` wide) lies in the photo with no colour step across it: no
+    two places BOARD_STEP_OVER tile widths apart differ by BOARD_STEP or more in CIELab (a
+    rack's end against the table or a tile lying there would; a lamp's glare brightens the
+    board smoothly)."""
+    column_step = max(1.0, width / 10)
+    columns = np.arange(start, stop, np.sign(stop - start) * column_step, dtype=np.float64)
     points = (row.origin[None, None, :] + columns[None, :, None] * row.right
               + depths[:, None, None] * row.down)
     image_height, image_width = image.shape[:2]
@@ -1350,24 +1360,8 @@ def _board_runs_under(image: np.ndarray, first: _Row, tier: _Row,
         start, stop = min(row_along) - 0.6 * width, min(tier_along) - 0.4 * width
     else:
         return False
-    column_step = max(1.0, width / 10)
-    columns = np.arange(start, stop, np.sign(stop - start) * column_step, dtype=np.float64)
     depths = np.linspace(-BOARD_BAND[1], -BOARD_BAND[0], 8) * height
-    points = (first.origin[None, None, :] + columns[None, :, None] * first.right
-              + depths[:, None, None] * first.down)
-    image_height, image_width = image.shape[:2]
-    if (points < 0).any() or (points[..., 0] > image_width - 1).any() \
-            or (points[..., 1] > image_height - 1).any():
-        return False
-    band = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
-                     cv2.INTER_LINEAR)
-    colours = np.median(cv2.cvtColor(band.astype(np.float32) / 255, cv2.COLOR_BGR2Lab), axis=0)
-    # (colour steps across a few columns: a lamp's glare brightens the board smoothly)
-    apart = max(1, round(BOARD_STEP_OVER * width / column_step))
-    if len(colours) <= apart:
-        return False
-    steps = np.linalg.norm((colours[apart:] - colours[:-apart]) * BAR_EVEN_WEIGHTS, axis=1)
-    return bool(steps.max() < BOARD_STEP)
+    return _band_unbroken(image, first, start, stop, depths, width)
 
 
 def _unbarred(group: list[int], geometry: list[tuple[np.ndarray, np.ndarray, float, float]]
