@@ -895,6 +895,19 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                      read.gain, read.light, read.shade), indexes, partly_read
 
 
+def _row_spacing(read: ReadFound, row: _Row, members: list[int], centres: list[np.ndarray],
+                 *, scale: float) -> tuple[float, list[float], float]:
+    """A rack row's tile width, its tiles' places along it (sorted) and its pitch: the median
+    step between neighbours standing a tile apart (SLOT_PITCH of a width), else a little
+    over a tile's width."""
+    width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
+                             for i in members])) * scale
+    along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
+    steps = [b - a for a, b in pairwise(along)
+             if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
+    return width, along, float(np.median(steps)) if steps else width * 1.02
+
+
 def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                   indexes: list[list[int]], *, scale: float
                   ) -> tuple[ReadFound, list[list[int]]]:
@@ -909,8 +922,9 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     lit) is read brightened to their level (``_lifted``), a little shifted either way along
     the row and a little narrower (the lit tiles' boxes may run wide), and taken as
     ``_reoutlined`` takes a box (sure, not "no tile" — here SLOT_NO_TILE —, no joker unless
-    read one surely with the "no tile" output; a 6 or a 9 taken unsure). A slot in the light ends the walk (a tile
-    there would have been found), and so do SLOT_MISSES slots in a row not taken. A box
+    read one surely with the "no tile" output; a 6 or a 9 taken unsure). A slot in the light
+    ends the walk (a tile there would have been found), and so do SLOT_MISSES slots in a row
+    not taken. A box
     found there, off the rack and read unsure (a tile the line crosses, outlined down to the
     line only), is replaced by the slot taken; any other box keeps its place.
     """
@@ -929,12 +943,7 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         members = rows_of[number]
         if not members:
             continue
-        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
-                                 for i in members])) * scale
-        along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
-        steps = [b - a for a, b in pairwise(along)
-                 if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
-        pitch = float(np.median(steps)) if steps else width * 1.02
+        width, along, pitch = _row_spacing(read, row, members, centres, scale=scale)
         sure = [i for i in members if confidence[i] >= LOW_CONFIDENCE]
         if not sure:
             continue
@@ -1078,12 +1087,7 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         members = indexes[number]
         if not members:
             continue
-        width = float(np.median([np.linalg.norm(read.corners[i][1] - read.corners[i][0])
-                                 for i in members])) * scale
-        along = sorted(float((centres[i] - row.origin) @ row.right) for i in members)
-        steps = [b - a for a, b in pairwise(along)
-                 if SLOT_PITCH[0] * width <= b - a <= SLOT_PITCH[1] * width]
-        pitch = float(np.median(steps)) if steps else width * 1.02
+        width, along, pitch = _row_spacing(read, row, members, centres, scale=scale)
         middles = []
         for a, b in pairwise(along):
             count = round((b - a) / pitch) - 1 if b - a >= GAP_ROOM * pitch else 0
