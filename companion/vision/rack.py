@@ -836,11 +836,7 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                     if any(abs(at - a) < REOUTLINE_APART * width
                            for j, a in along_of.items() if j != i):
                         continue
-                    bottom = row.origin + at * row.right
-                    half, up = row.right * width / 2, -row.down * row.tile_height
-                    slots.append((number, i, piece, at, np.array(
-                        [bottom - half + up, bottom + half + up, bottom + half, bottom - half]
-                    ) / scale))
+                    slots.append((number, i, piece, at, _slot(row, at, width) / scale))
     if not slots:
         return read, indexes, False
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
@@ -895,6 +891,23 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], *, scale
                      read.gain, read.light, read.shade), indexes, partly_read
 
 
+def _slot(row: _Row, at: float, width: float) -> np.ndarray:
+    """The corners (top left first, clockwise) of a box ``width`` wide and a tile tall
+    standing on ``row``'s line at ``at`` along it."""
+    bottom = row.origin + at * row.right
+    half, up = row.right * width / 2, -row.down * row.tile_height
+    return np.array([bottom - half + up, bottom + half + up, bottom + half, bottom - half])
+
+
+def _tiles_source(photo: DecodedPhoto, read: ReadFound, tiles: list[int]
+                  ) -> tuple[int, np.ndarray]:
+    """The decode to cut crops of tiles as wide as ``tiles`` from (its factor, and itself lit
+    as the tiles were read)."""
+    crop_factor = crop_factor_for(photo.factor, float(np.median(
+        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in tiles])))
+    return crop_factor, read.prepared(photo.at(crop_factor))
+
+
 def _row_spacing(read: ReadFound, row: _Row, members: list[int], centres: list[np.ndarray],
                  *, scale: float) -> tuple[float, list[float], float]:
     """A rack row's tile width, its tiles' places along it (sorted) and its pitch: the median
@@ -935,9 +948,7 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
     on_rack = [i for members in rows_of for i in members]
     if not on_rack:
         return read, rows_of
-    crop_factor = crop_factor_for(photo.factor, float(np.median(
-        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
-    source = read.prepared(photo.at(crop_factor))
+    crop_factor, source = _tiles_source(photo, read, on_rack)
     rack_tiles = set(on_rack)
     for number, row in enumerate(rows):
         members = rows_of[number]
@@ -976,10 +987,7 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                     middle = at + shift * width
                     if any(abs(middle - a) < REOUTLINE_APART * width for a in taken_along):
                         continue
-                    bottom = row.origin + middle * row.right
-                    half, up = row.right * narrowed * width / 2, -row.down * row.tile_height
-                    box = np.array([bottom - half + up, bottom + half + up, bottom + half,
-                                    bottom - half]) / scale
+                    box = _slot(row, middle, narrowed * width) / scale
                     if np.all((box >= 0) & (box <= (photo.width - 1, photo.height - 1))):
                         boxes.append((middle, box.astype(np.float32)))
                 if not boxes:
@@ -1100,17 +1108,12 @@ def _gap_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
         for middle in middles:
             gaps.append(middle)
             for shift in GAP_SHIFTS:
-                bottom = row.origin + (middle + shift * width) * row.right
-                half, up = row.right * width / 2, -row.down * row.tile_height
-                box = np.array([bottom - half + up, bottom + half + up, bottom + half,
-                                bottom - half]) / scale
+                box = _slot(row, middle + shift * width, width) / scale
                 if np.all((box >= 0) & (box <= (photo.width - 1, photo.height - 1))):
                     slots.append((number, len(gaps) - 1, box.astype(np.float32)))
     if not slots:
         return read, indexes, False
-    crop_factor = crop_factor_for(photo.factor, float(np.median(
-        [np.linalg.norm(read.corners[i][1] - read.corners[i][0]) for i in on_rack])))
-    source = read.prepared(photo.at(crop_factor))
+    crop_factor, source = _tiles_source(photo, read, on_rack)
     crops = np.stack([crop_tile(source, box / crop_factor) for _, _, box in slots])
     face_colour = np.median(_face_colours(np.stack(
         [crop_tile(source, read.corners[i] / crop_factor) for i in sure])), axis=0)
