@@ -13,7 +13,7 @@ the preset's joker penalty for each joker.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import pairwise
@@ -425,6 +425,19 @@ def _poorly_read(read: ReadFound, rows: list[list[int]]) -> bool:
     return bool(confidence) and float(np.median(confidence)) < POOR_READING
 
 
+def _readable_off_rack(read: ReadFound, placed: set[int], up: np.ndarray, *, scale: float
+                       ) -> Iterator[tuple[int, np.ndarray, float, float]]:
+    """Each box read as a tile (DOUBTFUL_BOX or surer) on no rack (``placed``): its index,
+    its middle, its height and how upright it stands (the cosine of its up with ``up``)."""
+    for i in range(len(read.found)):
+        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
+            continue
+        corners = read.corners[i] * scale
+        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
+        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+        yield i, corners.mean(axis=0), own_height, float(own_up @ up)
+
+
 def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale: float
                    ) -> list[tuple[int, int]]:
     """The tiles standing where a tier of the rack stands, left off it: readable
@@ -446,16 +459,10 @@ def _left_off_tier(read: ReadFound, rows: list[_Row], placed: set[int], *, scale
         return row.extent[0] - reach <= along <= row.extent[1] + reach
 
     left_off = []
-    for i in range(len(read.found)):
-        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
-            continue
-        corners = read.corners[i] * scale
-        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
-        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+    for i, centre, own_height, upright in _readable_off_rack(read, placed, up, scale=scale):
         if not (LEFT_OFF_HEIGHTS[0] <= own_height / height <= LEFT_OFF_HEIGHTS[1]
-                and float(own_up @ up) >= LEFT_OFF_UP_COS):
+                and upright >= LEFT_OFF_UP_COS):
             continue
-        centre = corners.mean(axis=0)
         for row, row_number in places:
             above = -float((centre - row.origin) @ row.down) / row.tile_height
             if LEFT_OFF_ABOVE[0] <= above <= LEFT_OFF_ABOVE[1] and over_bar(row, centre):
@@ -491,16 +498,10 @@ def _standing_by_rack(image: np.ndarray, read: ReadFound, rows: list[_Row], plac
     height = float(np.median([row.tile_height for row in rows]))
     reach = [row.extent[k] + float((row.origin - lowest.origin) @ lowest.right)
              for row in rows for k in (0, 1)]
-    for i in range(len(read.found)):
-        if i in placed or read.confidence[i] < DOUBTFUL_BOX:
-            continue
-        corners = read.corners[i] * scale
-        squarish = read.found[i].short_side > SQUARISH * read.found[i].long_side
-        _, own_up, own_height, _ = _tile_geometry(_turned_up(corners, squarish, up))
+    for i, centre, own_height, upright in _readable_off_rack(read, placed, up, scale=scale):
         if not (BY_RACK_HEIGHTS[0] <= own_height / height <= BY_RACK_HEIGHTS[1]
-                and float(own_up @ up) > STANDING_COS):
+                and upright > STANDING_COS):
             continue
-        centre = corners.mean(axis=0)
         under = float((centre - lowest.origin) @ lowest.down) / lowest.tile_height
         above = -float((centre - top.origin) @ top.down) / top.tile_height
         if under > LEFT_OFF_BELOW[1] or above > LEFT_OFF_ABOVE[1] \
