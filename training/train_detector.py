@@ -8,6 +8,15 @@ Data: ``train/`` of the labelled photos (never ``valid/``), plus the cached synt
 of ``training.render_synthetic`` (both tile designs, four kinds of table), rotated to any angle,
 scaled, and recoloured (hue turned, so tables of every colour are seen).
 
+With ``--small-share S`` that share of the crops is cut from the picture shrunk whole so its
+tiles are 16–26 px wide (INTER_AREA, softened most of the time: a blur and a strong JPEG, as
+``training.small_crops`` and the benchmark's ``--valid-scaled`` shrink), then warped to the
+crop at the width ``detect`` gives such tiles (its second look, about 24–34 px, or its first,
+12–22 px). The targets are drawn from the full-size masks, so two touching tiles' cores stay
+apart in them however soft the seam between the tiles is in the picture (issue 10: small soft
+tiles' cores ran together). The teacher, whose cores run together there, teaches only on the
+other crops unless ``--teacher-on-small``.
+
 With ``--teacher`` (a shipped detector.onnx) the network is distilled: it starts from the
 teacher's weights wherever its layers match (a ``--light`` decoder from the split of the
 teacher's convolutions), learns the teacher's maps as soft targets beside the labels, and
@@ -36,10 +45,19 @@ from training.networks import (
     set_cosine_learning_rate,
 )
 from training.render_synthetic import DEFAULT_CACHE
+from training.small_crops import median_width, shrunk_picture
 
 CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
 CROP = 256
 GAP_WEIGHT = 4.0
+SMALL_SOURCE_WIDTHS = (16.0, 26.0)  # the tile width (px) a small crop's picture is shrunk to
+SMALL_SOFT_SHARE = 0.75  # of the small crops, those softened (blur and a strong JPEG)
+SECOND_LOOK_WIDTHS = (24.0, 34.0)  # tile widths in the network's input at detect's second look
+FIRST_LOOK_WIDTHS = (12.0, 22.0)  # ... and at its first, 512 px look of such a photo
+FIRST_LOOK_SHARE = 0.25
+SMALL_BLUR_MAX = 0.8  # the crop's own photometric blur, kept light on a softened picture
+
+TrainingItem = tuple[np.ndarray, np.ndarray, float]  # image, masks (2, H, W), median tile width
 
 
 def masks_for(photo_tiles: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
@@ -55,18 +73,23 @@ def masks_for(photo_tiles: list[np.ndarray], shape: tuple[int, int]) -> np.ndarr
     return np.stack([tile, core])
 
 
-def load_training_images(samples: list[Path] | None = None
-                         ) -> list[tuple[np.ndarray, np.ndarray]]:
+def tile_width(polygons: list[np.ndarray]) -> float:
+    """The median tile's short side (px); 0 for a picture without tiles."""
+    return median_width(polygons) if polygons else 0.0
+
+
+def load_training_images(samples: list[Path] | None = None) -> list[TrainingItem]:
     """The ``train/`` photos, and the kept samples of each folder in ``samples``."""
     items = []
     photos = load_split("train") + [p for folder in samples or [] for p in load_folder(folder)]
     for photo in photos:
         image = photo.image()
-        items.append((image, masks_for([t.polygon for t in photo.tiles], image.shape[:2])))
+        polygons = [t.polygon for t in photo.tiles]
+        items.append((image, masks_for(polygons, image.shape[:2]), tile_width(polygons)))
     return items
 
 
-def synthetic_images(cache: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+def synthetic_images(cache: Path) -> list[TrainingItem]:
     """The cached renders of ``training.render_synthetic``, scaled to a 640 px long side."""
     items = []
     for answer_path in sorted(cache.glob("*.json")):
@@ -77,15 +100,32 @@ def synthetic_images(cache: Path) -> list[tuple[np.ndarray, np.ndarray]]:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         polygons = [np.array(t["outline"], np.float32) * scale
                     for t in json.loads(answer_path.read_text())]
-        items.append((image, masks_for(polygons, image.shape[:2])))
+        items.append((image, masks_for(polygons, image.shape[:2]), tile_width(polygons)))
     return items
 
 
-def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    image, masks = item
+def can_shrink(item: TrainingItem) -> bool:
+    """Whether the picture's tiles are wider than the widest a small crop shrinks them to."""
+    return item[2] > SMALL_SOURCE_WIDTHS[1] * 1.1
+
+
+def sample(item: TrainingItem, rng: np.random.Generator, *, small: bool = False
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """A CROP × CROP crop of the picture, turned and scaled, and its masks at half that size;
+    ``small``: cut from the picture shrunk and softened as a wide shot shows it (see the
+    module's docstring), the masks still from the full-size outlines."""
+    image, masks, width = item
     h, w = image.shape[:2]
-    # the reader letterboxes a photo to 512 px: tiles appear at 0.55–1.0 of their 640 px size
-    scale = rng.uniform(0.5, 1.05)
+    source = image
+    if small:
+        # the crop shows the tiles at the width detect's look gives them
+        looks = FIRST_LOOK_WIDTHS if rng.random() < FIRST_LOOK_SHARE else SECOND_LOOK_WIDTHS
+        scale = rng.uniform(*looks) / width
+        shrink = min(rng.uniform(*SMALL_SOURCE_WIDTHS) / width, scale)
+        source = shrunk_picture(image, shrink, soft=bool(rng.random() < SMALL_SOFT_SHARE), rng=rng)
+    else:
+        # the reader letterboxes a photo to 512 px: tiles appear at 0.55–1.0 of their 640 px size
+        scale = rng.uniform(0.5, 1.05)
     angle = rng.uniform(0, 360)
     tile_pixels = np.argwhere(masks[1][::8, ::8]) * 8
     if len(tile_pixels) and rng.random() < 0.75:  # most crops centre near a tile
@@ -96,12 +136,16 @@ def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tup
     matrix = cv2.getRotationMatrix2D(centre, angle, scale)
     matrix[:, 2] += (CROP / 2 - centre[0], CROP / 2 - centre[1])
     border = tuple(int(v) for v in rng.integers(0, 60, 3)) if rng.random() < 0.5 else (0, 0, 0)
-    crop = cv2.warpAffine(image, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR,
+    # a pixel centre (x, y) of the shrunk picture lies at ((x + 0.5) / fx - 0.5, ...) in the full one
+    to_full = np.array([w / source.shape[1], h / source.shape[0]])
+    from_source = matrix * np.array([[*to_full, 1.0]])
+    from_source[:, 2] += matrix[:, :2] @ (0.5 * to_full - 0.5)
+    crop = cv2.warpAffine(source, from_source, (CROP, CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     half = matrix / 2
     target = np.stack([cv2.warpAffine(m, half, (CROP // 2, CROP // 2), flags=cv2.INTER_LINEAR)
                        for m in masks.astype(np.float32)])
-    crop = photometric(crop, rng, hue_shift=True)
+    crop = photometric(crop, rng, hue_shift=True, blur_max=SMALL_BLUR_MAX if small else 1.8)
     return crop, target
 
 
@@ -139,6 +183,10 @@ def main() -> None:
                         help="distil from this detector.onnx (and start from its weights)")
     parser.add_argument("--teacher-weight", type=float, default=1.0,
                         help="weight of the teacher's maps against the labels")
+    parser.add_argument("--small-share", type=float, default=0.0,
+                        help="share of the crops cut from pictures shrunk to small, soft tiles")
+    parser.add_argument("--teacher-on-small", action="store_true",
+                        help="let the teacher teach on the small crops too")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -146,7 +194,8 @@ def main() -> None:
     items = load_training_images(args.samples) + synthetic_images(args.synthetic)
     for extra in args.extra_synthetic:
         items += synthetic_images(extra)
-    print(f"{len(items)} training images", flush=True)
+    shrinkable = [item for item in items if can_shrink(item)]
+    print(f"{len(items)} training images, {len(shrinkable)} with tiles to shrink", flush=True)
     model = TileDetector(light=args.light)
     teacher = None
     if args.teacher is not None:
@@ -162,7 +211,9 @@ def main() -> None:
     started = time.time()
     for iteration in range(args.iterations):
         lr = set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
-        batch = [sample(items[int(rng.integers(len(items)))], rng) for _ in range(args.batch)]
+        small = rng.random(args.batch) < args.small_share
+        batch = [sample(shrinkable[int(rng.integers(len(shrinkable)))], rng, small=True) if is_small
+                 else sample(items[int(rng.integers(len(items)))], rng) for is_small in small]
         images = to_tensor([b[0] for b in batch])
         target = torch.from_numpy(np.stack([b[1] for b in batch]))
         model.train()
@@ -177,8 +228,11 @@ def main() -> None:
         if teacher is not None:
             with torch.no_grad():
                 taught = torch.sigmoid(teacher(images))
+            taught_weight = weight
+            if not args.teacher_on_small:
+                taught_weight = weight * torch.from_numpy(~small).float().view(-1, 1, 1, 1)
             loss = loss + args.teacher_weight * F.binary_cross_entropy_with_logits(
-                logits, taught, weight=weight)
+                logits, taught, weight=taught_weight)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
