@@ -19,12 +19,13 @@ import argparse
 from pathlib import Path
 
 import torch
+from torch import nn
 
 from training.networks import TileReader, load_folded_onnx
 from training.train_reader import export_reader, onnx_outputs
 
 
-def blended(start: TileReader, tuned: TileReader, share: float) -> TileReader:
+def blended(start: nn.Module, tuned: nn.Module, share: float) -> nn.Module:
     """``start`` with each weight moved ``share`` of the way to ``tuned``'s (0: the start,
     1: the tuned network); counters such as a batch norm's batches seen are the start's."""
     if not 0 <= share <= 1:

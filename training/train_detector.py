@@ -241,11 +241,16 @@ def main() -> None:
                   flush=True)
     model.eval()
     torch.save(model.state_dict(), args.weights)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, 512, 512), str(args.out), dynamo=False,
+    export_detector(model, args.out)
+    print(f"wrote {args.out}", flush=True)
+
+
+def export_detector(model: TileDetector, path: Path) -> None:
+    """Write the detector as the ONNX file ``companion.vision.networks`` runs (any input size)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model.eval(), torch.zeros(1, 3, 512, 512), str(path), dynamo=False,
                       input_names=["image"], output_names=["masks"], opset_version=13,
                       dynamic_axes={"image": {2: "height", 3: "width"}})
-    print(f"wrote {args.out}", flush=True)
 
 
 if __name__ == "__main__":
