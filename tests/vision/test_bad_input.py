@@ -45,7 +45,7 @@ def webp_header_only(width: int, height: int) -> bytes:
 
 
 def test_text_is_refused_as_not_an_image():
-    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG or WebP"):
+    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG, WebP or HEIC"):
         read_photo(b"R5 R6 R7 | K9 B9 O9")
 
 
