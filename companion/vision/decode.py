@@ -19,8 +19,11 @@ from companion.vision.errors import PhotoError
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-MAX_BYTES = 20 * 1024 * 1024
-MAX_PIXELS = 40_000_000
+MAX_BYTES = 40 * 1024 * 1024
+MAX_PIXELS = 40_000_000  # the most a photo decoded whole may hold (PNG, WebP, HEIC, AVIF)
+# A JPEG is read from a decode at a half to an eighth of its size, so it may hold more: the
+# 48 and 50 megapixel modes of phones' cameras
+MAX_JPEG_PIXELS = 64_000_000
 MAX_SIDE = 20_000  # no phone takes a photo 20 000 pixels long: a strip like that is a trap
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
@@ -192,7 +195,9 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
     if len(data) > MAX_BYTES:
         raise PhotoError(f"the photo is too large: {_megabytes(len(data))}, "
                          f"the limit is {_megabytes(MAX_BYTES)}", "too_large")
+    most_pixels = MAX_PIXELS
     if data.startswith(_JPEG_MAGIC):
+        most_pixels = MAX_JPEG_PIXELS
         width, height, scan_start = _jpeg_size_and_scan(data)
         # the entropy-coded data never holds FF D9, so the end marker must come after the scan
         if data.rfind(b"\xff\xd9") < scan_start:
@@ -209,26 +214,31 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
     if max(width, height) > MAX_SIDE:
         raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
                          f"{MAX_SIDE} on a side", "too_large")
-    if width * height > MAX_PIXELS:
-        raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
-                         f"the limit is {MAX_PIXELS / 1e6:.0f}", "too_large")
+    _check_pixels(width, height, most_pixels)
     if width == 0 or height == 0:
         raise PhotoError("not an image: the picture has no pixels", "not_an_image")
     return width, height
 
 
+def _check_pixels(width: int, height: int, most_pixels: int) -> None:
+    if width * height > most_pixels:
+        raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
+                         f"the limit is {most_pixels / 1e6:.0f}", "too_large")
+
+
 def decode_image(data: bytes) -> np.ndarray:
-    """The photo as a BGR image, turned upright as its EXIF orientation says; PhotoError if bad."""
-    check_photo_bytes(data)
+    """The photo as a BGR image, turned upright as its EXIF orientation says; PhotoError if bad
+    (a JPEG too, over MAX_PIXELS: this decodes it whole)."""
+    _check_pixels(*check_photo_bytes(data), MAX_PIXELS)
     return _decode(data, cv2.IMREAD_COLOR)
 
 
 # The detector looks at the photo with its long side at 512 px (1024 at most, for small
-# tiles): a JPEG decoded at a half or a quarter of its size, which libjpeg does for a
-# fraction of the cost, is plenty as long as it stays this long.
+# tiles): a JPEG decoded at a half, a quarter or an eighth of its size, which libjpeg does
+# for a fraction of the cost, is plenty as long as it stays this long.
 DETECTION_LONG_SIDE = 960
 _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
-                  4: cv2.IMREAD_REDUCED_COLOR_4}
+                  4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
 @dataclass(eq=False)
@@ -281,7 +291,7 @@ def decode_for_reading(data: bytes) -> DecodedPhoto:
     width, height = check_photo_bytes(data)
     factor = 1
     if data.startswith(_JPEG_MAGIC):
-        for candidate in (4, 2):
+        for candidate in (8, 4, 2):
             if max(width, height) / candidate >= DETECTION_LONG_SIDE:
                 factor = candidate
                 break

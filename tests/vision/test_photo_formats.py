@@ -63,6 +63,23 @@ def test_a_rack_photo_saved_as_heic_is_read_with_its_value() -> None:
         str(tile.tile) for tile in from_jpeg.tiles)
 
 
+def test_a_48_megapixel_jpeg_is_read_from_an_eighth_of_it_as_its_12_megapixel_copy() -> None:
+    """A phone's 48 MP mode (8064×6048): decoded at an eighth (1008×756) for the detector."""
+    from companion.vision.decode import decode_for_reading
+
+    square = fixture_photo("rummy-11_")  # 640×640: widened to 4:3 with its edges' colours
+    image = cv2.copyMakeBorder(square, 0, 0, 107, 106, cv2.BORDER_REPLICATE)
+    twelve = jpeg_bytes(cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC), 90)
+    forty_eight = jpeg_bytes(cv2.resize(image, (8064, 6048), interpolation=cv2.INTER_CUBIC), 90)
+    decoded = decode_for_reading(forty_eight)
+    assert decoded.factor == 8 and decoded.image.shape[:2] == (756, 1008)
+    from_twelve, from_forty_eight = read_photo(twelve), read_photo(forty_eight)
+    assert (from_forty_eight.width, from_forty_eight.height) == (8064, 6048)
+    assert len(from_twelve.tiles) >= 10
+    assert sorted(str(tile.tile) for tile in from_forty_eight.tiles) == sorted(
+        str(tile.tile) for tile in from_twelve.tiles)
+
+
 @pytest.mark.parametrize("kind", ["HEIF", "AVIF"])
 def test_a_heic_or_avif_taken_with_the_phone_turned_comes_out_upright_as_a_jpeg_does(
         kind: str) -> None:

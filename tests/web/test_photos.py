@@ -123,9 +123,9 @@ def test_a_photo_over_the_upload_limit_gets_the_form_back_with_413(app: Flask,
 
 
 def test_the_real_limit_is_named_in_megabytes(client: FlaskClient) -> None:
-    status, page = upload(client, b"\xff\xd8\xff" + bytes(21 * 1024 * 1024))
+    status, page = upload(client, b"\xff\xd8\xff" + bytes(41 * 1024 * 1024))
     assert status == 413
-    assert field_errors(page) == [("The photo is too large: at most 20 MB. Take it again at a "
+    assert field_errors(page) == [("The photo is too large: at most 40 MB. Take it again at a "
                                   "lower resolution, or crop it to the table.")]
 
 
