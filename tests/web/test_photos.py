@@ -148,6 +148,17 @@ def first_reading(photo_client: FlaskClient) -> dict[str, str]:
     return {"page": page, "status": str(status), **carried_fields(page)}
 
 
+def test_an_iphones_heic_photo_reads_on_the_page_as_its_jpeg(photo_client: FlaskClient,
+                                                            first_reading: dict[str, str]) -> None:
+    from tests.vision.test_photo_formats import saved_as
+
+    image = cv2.imread(str(SAMPLE_PHOTO))
+    status, page = upload(photo_client, saved_as(image, "HEIF"), filename="IMG_0042.HEIC")
+    assert status == 200, field_errors(page)
+    assert typed_table(page) == first_reading["table"]
+    assert picture(page)
+
+
 def carried_fields(page: str) -> dict[str, str]:
     def hidden(name: str) -> str:
         found = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page)
