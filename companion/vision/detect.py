@@ -52,14 +52,6 @@ SPLIT_LOOK = 672
 # one core dipping between the digits of its number (rummy-8's B12 turned 165°)
 SPLIT_SPACING = 1.0
 MIN_CORE_FRACTION = 0.2  # a core much smaller than the typical tile's is noise or a fragment
-# ``detect(first_look=...)``: a look smaller than WORK_SIZE taken first (the detector's cost
-# grows with its input's pixels: 384 px costs about 0.56 of 512) and kept when its tiles are
-# large, at least LARGE_TILE_WIDTH wide as they would come out at WORK_SIZE, and claim its
-# tile map (at most FIRST_LOOK_UNCLAIMED of it outside every tile found); otherwise the photo
-# is looked at as without it. See "a smaller first look for large tiles" in docs/vision.md.
-FIRST_LOOK = 384
-LARGE_TILE_WIDTH = 40.0
-FIRST_LOOK_UNCLAIMED = 0.2
 
 
 @dataclass(frozen=True)
@@ -204,7 +196,6 @@ class Detection:
     tile_map: np.ndarray
     map_scale: float
     unclaimed: float = 0.0  # the share of the tile map outside every found tile
-    look: int = WORK_SIZE  # the long side the photo was scaled to for the detector
 
 
 def find_tiles(image: np.ndarray) -> list[FoundTile]:
@@ -212,8 +203,7 @@ def find_tiles(image: np.ndarray) -> list[FoundTile]:
     return detect(image).found
 
 
-def detect(image: np.ndarray, *, look_larger_when_empty: bool = True,
-           first_look: int = WORK_SIZE) -> Detection:
+def detect(image: np.ndarray, *, look_larger_when_empty: bool = True) -> Detection:
     """The tiles in a BGR photo and the tile map; photos of many small tiles are looked at a
     second time, larger.
 
@@ -225,15 +215,7 @@ def detect(image: np.ndarray, *, look_larger_when_empty: bool = True,
     so is a photo in which no tile was found but the tile map marks some (UNSEEN_TILE_PIXELS),
     unless ``look_larger_when_empty`` is false (an empty table with a shadow divided out of it
     gave boxes of wood grain at MAX_WORK_SIZE).
-
-    With ``first_look`` under WORK_SIZE the photo is first looked at that size, and that look
-    is kept when its tiles are large and claim its tile map (``large_and_claimed``); a photo
-    of smaller tiles then pays for both looks.
     """
-    if first_look < WORK_SIZE:
-        first = detect_at(image, first_look)
-        if large_and_claimed(first, max(image.shape[:2])):
-            return first
     detection = detect_at(image, WORK_SIZE)
     found = detection.found
     if not found:
@@ -255,15 +237,6 @@ def detect(image: np.ndarray, *, look_larger_when_empty: bool = True,
     return detection
 
 
-def large_and_claimed(detection: Detection, long_side: int) -> bool:
-    """Whether a look found tiles LARGE_TILE_WIDTH wide or more (median short side, scaled to
-    a look at WORK_SIZE) with at most FIRST_LOOK_UNCLAIMED of its tile map outside them."""
-    if not detection.found or detection.unclaimed > FIRST_LOOK_UNCLAIMED:
-        return False
-    width = float(np.median([tile.short_side for tile in detection.found]))
-    return width * WORK_SIZE / long_side >= LARGE_TILE_WIDTH
-
-
 def detect_at(image: np.ndarray, work_size: int) -> Detection:
     padded, scale = letterbox(image, work_size)
     masks = detect_masks(padded)
@@ -272,7 +245,7 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
     cores = core_regions(masks[1], split=work_size >= SPLIT_LOOK)
     count = int(cores.max()) + 1
     if count <= 1:
-        return Detection([], masks[0], to_photo, look=work_size)
+        return Detection([], masks[0], to_photo)
     regions = tile_regions(masks[0], cores)
     core_areas = np.bincount(cores.ravel(), minlength=count)[1:]
     typical = float(np.median(core_areas[core_areas >= 4])) if np.any(core_areas >= 4) else 0.0
@@ -296,7 +269,7 @@ def detect_at(image: np.ndarray, work_size: int) -> Detection:
         claimed[label] = True
     tile = masks[0] > TILE_THRESHOLD
     unclaimed = float(np.count_nonzero(tile & ~claimed[regions])) / max(np.count_nonzero(tile), 1)
-    return Detection(found, masks[0], to_photo, unclaimed, work_size)
+    return Detection(found, masks[0], to_photo, unclaimed)
 
 
 def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:

@@ -19,7 +19,7 @@ from companion.vision.crops import (
     upright_corners,
 )
 from companion.vision.decode import DecodedPhoto, decode_for_reading
-from companion.vision.detect import FIRST_LOOK, WORK_SIZE, Detection, FoundTile, detect
+from companion.vision.detect import Detection, FoundTile, detect
 from companion.vision.errors import PhotoError
 from companion.vision.layout import group_into_sets
 from companion.vision.light import (
@@ -204,8 +204,7 @@ class _Boxes:
             np.concatenate([self.no_tile[stay], *(each.no_tile for each in kept)]))
 
 
-def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False,
-                  first_look: int | None = None) -> ReadFound:
+def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
     """Find every tile in a photo and read it; PhotoError when there is none.
 
     The tiles are found in ``photo.image`` (a JPEG decoded at a half or a quarter of its
@@ -215,12 +214,8 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False,
     one is refused (``quality.check_colour``). Outlines come back in the photo's own pixels.
     ``upright`` is for tiles standing on a rack: a tile seen from above at a slant looks
     almost square, and its long side may then lie across; it is read with its top towards
-    the top of the photo instead. ``first_look``: detect's for the first reading, FIRST_LOOK
-    for a table and WORK_SIZE on a rack unless said (a rack's rows stand on outlines as a
-    look at WORK_SIZE gives them: a smaller look lost a real rack's tile).
+    the top of the photo instead.
     """
-    if first_look is None:
-        first_look = WORK_SIZE if upright else FIRST_LOOK
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
@@ -228,8 +223,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False,
     image = brightened(photo.image, gain)
     bright_end = min(255.0, float(cv2.cvtColor(small_copy, cv2.COLOR_BGR2GRAY).max()) * gain)
     try:
-        first = _found_and_read(photo, image, gain, None, upright=upright,
-                                first_look=first_look)
+        first = _found_and_read(photo, image, gain, None, upright=upright)
     except PhotoError as nothing:
         # a shadow over much of a table may hide every tile in it from the detector
         shade = None if upright or nothing.code != "no_tiles" \
@@ -244,10 +238,6 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False,
             raise nothing from None
     else:
         check_colour(small_copy)
-        if first.detection.look < WORK_SIZE and _lit_otherwise(first, photo, bright_end):
-            # a smaller first look found fewer of the tiles in a shadow: such a photo is
-            # found and read as it was before there was one
-            first = _found_and_read(photo, image, gain, None, upright=upright)
         shade = first.shadowed(photo, bright_end, hidden=not upright)
         read, light = first, None
         # on a rack, a shadow told by the board's level alone is tried for the tiles but not
@@ -444,15 +434,6 @@ def _balanced(photo: DecodedPhoto, image: np.ndarray, gain: float, read: _FirstR
     return (lit, tinted) if lit.sure > read.sure else (read, light)
 
 
-def _lit_otherwise(read: _FirstReading, photo: DecodedPhoto, bright_end: float) -> bool:
-    """Whether a table photo's first reading would be found and read again with a shadow or
-    a tinted light divided out (``_FirstReading.shadowed``, ``_balanced``)."""
-    if read.shadowed(photo, bright_end, hidden=True) is not None:
-        return True
-    sure = (read.probabilities.max(axis=1) >= LOW_CONFIDENCE) & (read.no_tile < NO_TILE)
-    return face_balance(read.crops[sure]) is not None
-
-
 def _shade_without_tiles(image: np.ndarray, photo: DecodedPhoto,
                          bright_end: float) -> LightMap | None:
     """The light map of a table photo in which no tile was found, when a shadow covers much
@@ -512,13 +493,13 @@ class _FirstReading:
 
 def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
                     light: LightMap | None, *, upright: bool,
-                    hidden: bool = False, first_look: int = WORK_SIZE) -> _FirstReading:
+                    hidden: bool = False) -> _FirstReading:
     """Find the tiles in ``image`` (``photo.image`` brightened by ``gain`` and lit by
     ``light``) and read each once; PhotoError when none is found. ``hidden``: no tile was
     found in the photo before ``light`` was divided out of it (detect's larger look at an
-    empty photo is not taken then); ``first_look``: detect's."""
+    empty photo is not taken then)."""
     factor = photo.factor
-    detection = detect(image, look_larger_when_empty=not hidden, first_look=first_look)
+    detection = detect(image, look_larger_when_empty=not hidden)
     seen = [tile.scaled(factor) for tile in detection.found]
     found = [tile for tile in seen if tile.short_side >= MIN_TILE_PIXELS]
     small = max(photo.width, photo.height) < SMALL_PHOTO

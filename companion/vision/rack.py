@@ -27,7 +27,7 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
 from companion.vision.crops import SQUARISH, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
-from companion.vision.detect import WORK_SIZE, FoundTile
+from companion.vision.detect import FoundTile
 from companion.vision.errors import PhotoError
 from companion.vision.light import IN_SHADOW, MOST_GAIN, face_brightness, lit_faces
 from companion.vision.networks import NO_TILE, joker_may_stand, read_crops
@@ -342,7 +342,7 @@ def _upside_down(photo: DecodedPhoto) -> bool:
     """Whether more than half of the photo's tiles whose outline is elongated (a squarish
     one's long side may lie either way) read upside down, read at any turn."""
     try:
-        read = find_and_read(photo, first_look=WORK_SIZE)
+        read = find_and_read(photo)
     except PhotoError:
         return False
     def down(corners: np.ndarray) -> bool:
