@@ -8,10 +8,10 @@ size): how many true tiles get exactly one box centre inside their outline ("own
 boxes whose centre lies in no true tile ("stray"), the mean overlap (intersection over union)
 of each own box with its tile's outline, the median found tile's short side in the look's
 own pixels, and the share of the tile map outside every found tile (``Detection.unclaimed``).
-It is the measure behind the choice of ``detect.FIRST_LOOK`` and ``detect.LARGE_TILE_WIDTH``:
-a look smaller than WORK_SIZE is kept only where it finds and outlines the tiles as well.
-Photos are grouped by their median tile's width at WORK_SIZE, so where a smaller look stops
-being as good can be read off.
+It was the first measure of "a smaller first look for large tiles" (docs/vision.md, measured
+and not shipped): a look smaller than WORK_SIZE is worth keeping only where it finds and
+outlines the tiles as well. Photos are grouped by their median tile's width at WORK_SIZE, so
+where a smaller look stops being as good can be read off.
 """
 
 from __future__ import annotations
