@@ -846,8 +846,13 @@ def _reoutlined(photo: DecodedPhoto, read: ReadFound, rows: list[_Row], lit_crop
     narrow = float(np.median([np.linalg.norm(c[1] - c[0]) for *_, c in slots]))
     crop_factor = crop_factor_for(photo.factor, narrow)
     source = lit_crops.decode(crop_factor)
+    # a slot's reading matters only at LOW_CONFIDENCE or more (taken), but a wide box's other
+    # pieces' (piece > 0) also at DOUBTFUL_BOX (partly read): a crop of the first kind that
+    # cannot get there is not read turned round (networks.read_crops)
+    least = np.array([0.0 if piece else LOW_CONFIDENCE for _, _, piece, _, _ in slots],
+                     np.float32)
     probabilities, _, no_tile = read_crops(np.stack([crop_tile(source, c / crop_factor)
-                                                     for *_, c in slots]))
+                                                     for *_, c in slots]), least=least)
     found, corners = list(read.found), list(read.corners)
     best, confidence, ranking = list(read.best), list(read.confidence), list(read.ranking)
     placed: dict[tuple[int, int], tuple[int, float, int]] = {}  # (tile, piece): (row, at, index)
@@ -1044,10 +1049,22 @@ def _shaded_slots(photo: DecodedPhoto, read: ReadFound, rows: list[_Row],
                 crops = np.stack([first_crop] + [crop_tile(source, box / crop_factor)
                                                  for _, box in boxes[1:]])
                 lifted = _lifted(crops, lit)
-                probabilities, _, no_tile = read_crops(lifted)
                 # a tile's face lifted is the lit faces' cream; a board lifted keeps its colour
                 face_like = np.linalg.norm(_face_colours(lifted) - face_colour,
                                            axis=1) < FACE_CHROMA
+                if not face_like.any():
+                    misses += 1
+                    anchor = at
+                    continue
+                # only a face-like slot may be taken, and only when read at LOW_CONFIDENCE or
+                # more: the others are not read, and a crop that cannot get there is not read
+                # turned round (networks.read_crops)
+                read_there, _, no_tile_there = read_crops(lifted[face_like],
+                                                          least=LOW_CONFIDENCE)
+                probabilities = np.zeros((len(lifted), read_there.shape[1]), np.float32)
+                probabilities[face_like] = read_there
+                no_tile = np.ones(len(lifted), np.float32)
+                no_tile[face_like] = no_tile_there
                 chosen = None
                 for k in np.argsort(-probabilities.max(axis=1)):
                     surely = float(probabilities[k].max())

@@ -738,3 +738,33 @@ def test_face_colours_of_many_crops_are_each_crops_own_to_the_last_bit():
         one_by_one.append(np.median(plastic[:, 1:], axis=0))
     assert len(crops) >= 5
     assert np.array_equal(_face_colours(crops), np.array(one_by_one))
+
+
+def test_a_shadowed_rack_reads_the_same_without_the_turned_readings_that_cannot_matter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # rack._reoutlined and rack._shaded_slots read their crops with ``least`` at what they
+    # take (networks.read_crops): the rack under a side shadow reads the same, bit for bit,
+    # as with every unsure crop read turned round too, and with fewer crops read
+    from companion.vision import networks, rack
+
+    render = render_rack(random_rack(np.random.default_rng(50000007)), seed=50000007,
+                         shadow="side")
+    data = jpeg_bytes(render.image)
+    run = networks.run
+    crops_read: list[int] = []
+
+    def counted(path, blob):
+        if path == networks.READER_FILE:
+            crops_read.append(len(blob))
+        return run(path, blob)
+
+    monkeypatch.setattr(networks, "run", counted)
+    floored = read_rack(data)
+    floored_count = sum(crops_read)
+    crops_read.clear()
+    floorless = networks.read_crops
+    monkeypatch.setattr(rack, "read_crops", lambda crops, least=0.0: floorless(crops))
+    every = read_rack(data)
+    assert floored_count < sum(crops_read)
+    assert floored == every
+    assert len(floored.tiles) >= 8
