@@ -719,3 +719,52 @@ def test_a_black_ledge_on_a_dark_table_is_found_by_its_faint_edge_beside_the_til
     reading = read_rack(jpeg_bytes(render.image))
     assert reading.rows == 2
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_face_colours_of_many_crops_are_each_crops_own_to_the_last_bit():
+    # rack._face_colours converts all crops' middles at once: the same values as one by one
+    from companion.vision.crops import crop_tile
+    from companion.vision.pipeline import find_and_read
+    from companion.vision.rack import _face_colours
+
+    render = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103)
+    read = find_and_read(render.image, upright=True)
+    crops = np.stack([crop_tile(render.image, corners) for corners in read.corners])
+    one_by_one = []
+    for crop in crops:
+        lab = cv2.cvtColor(crop[8:-8, 6:-6].astype(np.float32) / 255,
+                           cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        plastic = lab[lab[:, 0] >= np.percentile(lab[:, 0], 67)]
+        one_by_one.append(np.median(plastic[:, 1:], axis=0))
+    assert len(crops) >= 5
+    assert np.array_equal(_face_colours(crops), np.array(one_by_one))
+
+
+def test_a_shadowed_rack_reads_the_same_without_the_turned_readings_that_cannot_matter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # rack._reoutlined and rack._shaded_slots read their crops with ``least`` at what they
+    # take (networks.read_crops): the rack under a side shadow reads the same, bit for bit,
+    # as with every unsure crop read turned round too, and with fewer crops read
+    from companion.vision import networks, rack
+
+    render = render_rack(random_rack(np.random.default_rng(50000007)), seed=50000007,
+                         shadow="side")
+    data = jpeg_bytes(render.image)
+    run = networks.run
+    crops_read: list[int] = []
+
+    def counted(path, blob):
+        if path == networks.READER_FILE:
+            crops_read.append(len(blob))
+        return run(path, blob)
+
+    monkeypatch.setattr(networks, "run", counted)
+    floored = read_rack(data)
+    floored_count = sum(crops_read)
+    crops_read.clear()
+    floorless = networks.read_crops
+    monkeypatch.setattr(rack, "read_crops", lambda crops, least=0.0: floorless(crops))
+    every = read_rack(data)
+    assert floored_count < sum(crops_read)
+    assert floored == every
+    assert len(floored.tiles) >= 8

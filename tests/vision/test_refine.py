@@ -370,3 +370,19 @@ def test_second_outlines_read_the_same_without_the_turned_readings_that_cannot_m
     assert np.array_equal(floored.best, every.best)
     assert np.array_equal(floored.confidence, every.confidence)
     assert np.array_equal(floored.ranking, every.ranking)
+
+
+def test_boxes_over_two_tiles_are_told_by_the_same_medians_as_numpys():
+    # pipeline._doubled: each box's sure neighbours' median area and width, a sure box left
+    # out of its own (pipeline._medians_of_rows), equal to np.nanmedian to the last bit
+    read = find_and_read(image_of("rummy-36_jpeg"))
+    sizes = np.array([sorted(tile.size) for tile in read.found], np.float64)
+    areas = sizes[:, 0] * sizes[:, 1]
+    rng = np.random.default_rng(36)
+    for _ in range(50):
+        nearest = rng.integers(0, len(areas), (len(areas), pipeline.NEIGHBOURS))
+        left_out = rng.random(nearest.shape) < 0.2
+        left_out[:, 0] = False  # one value a row at least
+        for values in (areas[nearest], sizes[nearest, 0]):
+            assert np.array_equal(pipeline._medians_of_rows(values, left_out),
+                                  np.nanmedian(np.where(left_out, np.nan, values), axis=1))
