@@ -18,7 +18,12 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import parse_tiles
 from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_image
 from companion.vision.classes import tile_from_dataset_name
-from tests.vision.conftest import jpeg_bytes, labelled_photo, png_bytes
+from tests.vision.conftest import (
+    jpeg_bytes,
+    labelled_photo,
+    png_bytes,
+    read_with_and_without_the_floor,
+)
 from training.synthetic import random_table, render_table
 from training.synthetic_rack import RACK_KINDS, RenderedRack, rack_of_kind, random_rack, render_rack
 
@@ -745,26 +750,13 @@ def test_a_shadowed_rack_reads_the_same_without_the_turned_readings_that_cannot_
     # rack._reoutlined and rack._shaded_slots read their crops with ``least`` at what they
     # take (networks.read_crops): the rack under a side shadow reads the same, bit for bit,
     # as with every unsure crop read turned round too, and with fewer crops read
-    from companion.vision import networks, rack
+    from companion.vision import rack
 
     render = render_rack(random_rack(np.random.default_rng(50000007)), seed=50000007,
                          shadow="side")
     data = jpeg_bytes(render.image)
-    run = networks.run
-    crops_read: list[int] = []
-
-    def counted(path, blob):
-        if path == networks.READER_FILE:
-            crops_read.append(len(blob))
-        return run(path, blob)
-
-    monkeypatch.setattr(networks, "run", counted)
-    floored = read_rack(data)
-    floored_count = sum(crops_read)
-    crops_read.clear()
-    floorless = networks.read_crops
-    monkeypatch.setattr(rack, "read_crops", lambda crops, least=0.0: floorless(crops))
-    every = read_rack(data)
-    assert floored_count < sum(crops_read)
+    floored, floored_count, every, every_count = read_with_and_without_the_floor(
+        monkeypatch, rack, lambda: read_rack(data))
+    assert floored_count < every_count
     assert floored == every
     assert len(floored.tiles) >= 8

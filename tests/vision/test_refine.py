@@ -15,7 +15,7 @@ from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
 from companion.vision.refine import second_outlines
-from tests.vision.conftest import labelled_photo
+from tests.vision.conftest import labelled_photo, read_with_and_without_the_floor
 from training.synthetic import RenderedTile
 
 
@@ -348,22 +348,9 @@ def test_second_outlines_read_the_same_without_the_turned_readings_that_cannot_m
     render at a slant) is the same, bit for bit, as when every unsure crop is read turned
     round too, with fewer crops read."""
     image = image_of(photo) if photo.startswith("rummy") else hard_set(2)[1].image
-    read = networks.run
-    crops_read: list[int] = []
-
-    def counted(path, blob):
-        if path == networks.READER_FILE:
-            crops_read.append(len(blob))
-        return read(path, blob)
-
-    monkeypatch.setattr(networks, "run", counted)
-    floored = find_and_read(image)
-    floored_count = sum(crops_read)
-    crops_read.clear()
-    floorless = refine.read_crops
-    monkeypatch.setattr(refine, "read_crops", lambda crops, least=0.0: floorless(crops))
-    every = find_and_read(image)
-    assert floored_count < sum(crops_read)
+    floored, floored_count, every, every_count = read_with_and_without_the_floor(
+        monkeypatch, refine, lambda: find_and_read(image))
+    assert floored_count < every_count
     assert len(floored.corners) == len(every.corners)
     for a, b in zip(floored.corners, every.corners):
         assert np.array_equal(a, b)
