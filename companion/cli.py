@@ -169,7 +169,8 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
               help="Also write the photo with each set outlined and each tile labelled.")
 @click.argument("image")
 def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) -> None:
-    """Read the sets on the table from a photo: IMAGE is a JPEG, PNG or WebP ('-' reads stdin).
+    """Read the sets on the table from a photo: IMAGE is a JPEG, PNG, WebP, HEIC or AVIF
+    ('-' reads stdin).
 
     Exit 0 when the table read is legal, 1 when it is not (or cannot be: a tile read three
     times), 2 when the photo cannot be read.
@@ -237,7 +238,8 @@ def serve(host: str, port: int, threads: int, workers: int) -> None:
               help="Also write the photo with the rack's tiles labelled, the others greyed.")
 @click.argument("image")
 def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -> None:
-    """Read the tiles on a rack and the rack's value: IMAGE is a JPEG, PNG or WebP ('-' reads stdin).
+    """Read the tiles on a rack and the rack's value: IMAGE is a JPEG, PNG, WebP, HEIC or AVIF
+    ('-' reads stdin).
 
     Exit 0 when the rack was read, 2 when the photo cannot be read or shows no rack.
     """

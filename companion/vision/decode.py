@@ -6,16 +6,24 @@ claims a huge picture (a decompression bomb) is refused without allocating it.
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.vision.errors import PhotoError
 
-MAX_BYTES = 20 * 1024 * 1024
-MAX_PIXELS = 40_000_000
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+MAX_BYTES = 40 * 1024 * 1024
+MAX_PIXELS = 40_000_000  # the most a photo decoded whole may hold (PNG, WebP, HEIC, AVIF)
+# A JPEG is read from a decode at a half to an eighth of its size, so it may hold more: the
+# 48 and 50 megapixel modes of phones' cameras
+MAX_JPEG_PIXELS = 64_000_000
 MAX_SIDE = 20_000  # no phone takes a photo 20 000 pixels long: a strip like that is a trap
 
 _JPEG_MAGIC = b"\xff\xd8\xff"
@@ -143,15 +151,53 @@ def _webp_size(data: bytes) -> tuple[int, int]:
     raise PhotoError("the file is damaged: the WebP has no picture in it", "damaged")
 
 
+# ISO base media files (HEIF, AVIF) say what they hold in their first box, "ftyp": a major
+# brand and a list of compatible ones
+_HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs"}
+_AVIF_BRANDS = {b"avif", b"avis"}
+
+
+def _iso_brands(data: bytes) -> set[bytes]:
+    """The brands of an ISO base media file's "ftyp" box (empty when it is not one)."""
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return set()
+    (size,) = struct.unpack(">I", data[:4])
+    box = data[8:min(max(size, 16), len(data), 8 + 4 * 64)]
+    return {box[0:4]} | {box[start:start + 4] for start in range(8, len(box) - 3, 4)}
+
+
+def _is_heif_or_avif(data: bytes) -> bool:
+    return bool(_iso_brands(data) & (_HEIF_BRANDS | _AVIF_BRANDS | {b"mif1", b"msf1"}))
+
+
+def _open_heif_or_avif(data: bytes) -> Image:
+    """The photo opened by Pillow (AVIF) or pillow-heif (HEIC, an iPhone's own format), its
+    pixels not decoded yet."""
+    from PIL import Image, UnidentifiedImageError
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    try:
+        return Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError as error:
+        raise PhotoError(f"the photo is too large: the limit is {MAX_PIXELS / 1e6:.0f} megapixels",
+                         "too_large") from error
+    except (UnidentifiedImageError, OSError, ValueError, RuntimeError, SyntaxError) as error:
+        raise PhotoError("the file is damaged: the HEIC or AVIF photo cannot be opened",
+                         "damaged") from error
+
+
 def check_photo_bytes(data: bytes) -> tuple[int, int]:
-    """Refuse what is not a complete JPEG, PNG or WebP of a sensible size; return the stored
-    size."""
+    """Refuse what is not a complete JPEG, PNG, WebP, HEIC or AVIF of a sensible size; return
+    the stored size."""
     if not data:
         raise PhotoError("not an image: the file is empty", "not_an_image")
     if len(data) > MAX_BYTES:
         raise PhotoError(f"the photo is too large: {_megabytes(len(data))}, "
                          f"the limit is {_megabytes(MAX_BYTES)}", "too_large")
+    most_pixels = MAX_PIXELS
     if data.startswith(_JPEG_MAGIC):
+        most_pixels = MAX_JPEG_PIXELS
         width, height, scan_start = _jpeg_size_and_scan(data)
         # the entropy-coded data never holds FF D9, so the end marker must come after the scan
         if data.rfind(b"\xff\xd9") < scan_start:
@@ -161,36 +207,38 @@ def check_photo_bytes(data: bytes) -> tuple[int, int]:
         width, height = _png_size(data)
     elif _is_webp(data):
         width, height = _webp_size(data)
+    elif _is_heif_or_avif(data):
+        width, height = _open_heif_or_avif(data).size
     else:
-        raise PhotoError("not an image: send a photo as JPEG, PNG or WebP", "not_an_image")
+        raise PhotoError("not an image: send a photo as JPEG, PNG, WebP or HEIC", "not_an_image")
     if max(width, height) > MAX_SIDE:
         raise PhotoError(f"the photo is too large: {width}×{height} pixels, at most "
                          f"{MAX_SIDE} on a side", "too_large")
-    if width * height > MAX_PIXELS:
-        raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
-                         f"the limit is {MAX_PIXELS / 1e6:.0f}", "too_large")
+    _check_pixels(width, height, most_pixels)
     if width == 0 or height == 0:
         raise PhotoError("not an image: the picture has no pixels", "not_an_image")
     return width, height
 
 
+def _check_pixels(width: int, height: int, most_pixels: int) -> None:
+    if width * height > most_pixels:
+        raise PhotoError(f"the photo is too large: {width * height / 1e6:.0f} megapixels, "
+                         f"the limit is {most_pixels / 1e6:.0f}", "too_large")
+
+
 def decode_image(data: bytes) -> np.ndarray:
-    """The photo as a BGR image, turned upright as its EXIF orientation says; PhotoError if bad."""
-    check_photo_bytes(data)
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
-                         "not_an_image")
-    return image
+    """The photo as a BGR image, turned upright as its EXIF orientation says; PhotoError if bad
+    (a JPEG too, over MAX_PIXELS: this decodes it whole)."""
+    _check_pixels(*check_photo_bytes(data), MAX_PIXELS)
+    return _decode(data, cv2.IMREAD_COLOR)
 
 
 # The detector looks at the photo with its long side at 512 px (1024 at most, for small
-# tiles): a JPEG decoded at a half or a quarter of its size, which libjpeg does for a
-# fraction of the cost, is plenty as long as it stays this long.
+# tiles): a JPEG decoded at a half, a quarter or an eighth of its size, which libjpeg does
+# for a fraction of the cost, is plenty as long as it stays this long.
 DETECTION_LONG_SIDE = 960
 _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
-                  4: cv2.IMREAD_REDUCED_COLOR_4}
+                  4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
 @dataclass(eq=False)
@@ -214,7 +262,22 @@ class DecodedPhoto:
         return self._finer[factor]
 
 
+def _decode_heif_or_avif(data: bytes) -> np.ndarray:
+    """A HEIC or AVIF photo as a BGR image, turned as the file says (pillow-heif applies the
+    HEIF's own rotation; an EXIF orientation left over is applied too)."""
+    from PIL import ImageOps
+
+    try:
+        picture = ImageOps.exif_transpose(_open_heif_or_avif(data)).convert("RGB")
+    except (OSError, ValueError, RuntimeError, SyntaxError) as error:
+        raise PhotoError("the file is damaged: the HEIC or AVIF photo cannot be decoded",
+                         "damaged") from error
+    return cv2.cvtColor(np.asarray(picture), cv2.COLOR_RGB2BGR)
+
+
 def _decode(data: bytes, flags: int) -> np.ndarray:
+    if _is_heif_or_avif(data):
+        return _decode_heif_or_avif(data)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     if image is None or image.size == 0:
         raise PhotoError("not an image: the file could not be decoded (damaged or truncated)",
@@ -223,12 +286,12 @@ def _decode(data: bytes, flags: int) -> np.ndarray:
 
 
 def decode_for_reading(data: bytes) -> DecodedPhoto:
-    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG or a
-    WebP is decoded whole, cv2 would only shrink it afterwards)."""
+    """The photo checked, and decoded as small as the detector allows (JPEG only: a PNG, WebP,
+    HEIC or AVIF is decoded whole, cv2 would only shrink it afterwards)."""
     width, height = check_photo_bytes(data)
     factor = 1
     if data.startswith(_JPEG_MAGIC):
-        for candidate in (4, 2):
+        for candidate in (8, 4, 2):
             if max(width, height) / candidate >= DETECTION_LONG_SIDE:
                 factor = candidate
                 break

@@ -116,7 +116,7 @@ def _reading(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             _softmax(logits[:, -ORIENTATIONS:])[:, 1])
 
 
-def read_crops(crops: np.ndarray, *, least: float = 0.0
+def read_crops(crops: np.ndarray, *, least: float | np.ndarray = 0.0
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For N BGR crops (N, 64, 48, 3): the tiles' probabilities (N, 53), P(upside down) (N,)
     and P(no tile) (N,; zeros for a reader without that output).
@@ -132,7 +132,8 @@ def read_crops(crops: np.ndarray, *, least: float = 0.0
     ``least`` is the least probability that matters to the caller: a crop whose likeliest
     tile could not reach it even averaged with a turned reading of 1 (``(p + 1) / 2``, in the
     readings' own float32, which rounds no higher for any turned reading) is not read turned;
-    its readings are then those of the crop as cut, all under ``least`` either way.
+    its readings are then those of the crop as cut, all under ``least`` either way. It may
+    be one per crop (float32, as a float ``least`` is compared).
     """
     as_cut = crops.astype(np.float32) / 255.0
     identity, no_tile, upside_down = _reading(

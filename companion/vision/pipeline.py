@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -180,8 +181,11 @@ class _Boxes:
     def surest(self) -> np.ndarray:
         return self.probabilities.max(axis=1)
 
+    @cached_property
     def believed(self) -> np.ndarray:
-        """How surely each box is read, a box over two tiles (_doubled) held at DOUBTED."""
+        """How surely each box is read, a box over two tiles (_doubled) held at DOUBTED
+        (measured once: the steps after the second outlines ask it of the same boxes when
+        the step before them kept nothing)."""
         return _doubted(self.surest(), _doubled(self.found, self.surest()))
 
     def with_kept(self, kept: Iterable[Kept]) -> _Boxes:
@@ -266,7 +270,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     if small and poor_reading(boxes.surest()[tile_like], LOW_CONFIDENCE):
         raise _too_small(photo, "the tiles cannot be read")
     boxes = boxes.with_kept(second_outlines(
-        boxes.found, boxes.surest() if upright else boxes.believed(),
+        boxes.found, boxes.surest() if upright else boxes.believed,
         threshold=LOW_CONFIDENCE, source=source,
         crop_factor=crop_factor, corners_of=corners_of, upright=upright))
     # what is still read as no tile (a piece of a tile may have been joined into one above)
@@ -276,19 +280,19 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         raise _no_tiles(photo, small)
     if not upright:
         boxes = boxes.with_kept(squarish_reoutlined(
-            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
+            boxes.found, boxes.believed, detection.tile_map, detection.map_scale * photo.factor,
             threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
             corners_of=corners_of))
         boxes = boxes.with_kept(tiles_in_rows(
-            boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE, source=source,
+            boxes.found, boxes.believed, threshold=LOW_CONFIDENCE, source=source,
             crop_factor=crop_factor, corners_of=corners_of))
         boxes = boxes.with_kept(tiles_unclaimed(
-            boxes.found, boxes.believed(), detection.tile_map, detection.map_scale * photo.factor,
+            boxes.found, boxes.believed, detection.tile_map, detection.map_scale * photo.factor,
             threshold=LOW_CONFIDENCE, source=source, crop_factor=crop_factor,
             corners_of=corners_of))
     around: list[int] | None = None
     for _ in range(0 if upright else BESIDE_ROUNDS):
-        beside = tiles_beside(boxes.found, boxes.believed(), threshold=LOW_CONFIDENCE,
+        beside = tiles_beside(boxes.found, boxes.believed, threshold=LOW_CONFIDENCE,
                               source=source, crop_factor=crop_factor, corners_of=corners_of,
                               around=around)
         if not beside:
@@ -388,10 +392,22 @@ def _doubled(found: list[FoundTile], confidence: np.ndarray) -> np.ndarray:
     # a sure box among fewer than NEIGHBOURS others has itself last: left out of the medians
     itself = np.isinf(np.take_along_axis(apart, order, axis=1))
     areas = sizes[:, 0] * sizes[:, 1]
-    near_areas = np.where(itself, np.nan, areas[nearest])
-    near_widths = np.where(itself, np.nan, sizes[nearest, 0])
-    return (areas >= DOUBLED_AREA * np.nanmedian(near_areas, axis=1)) \
-        & (sizes[:, 1] >= DOUBLED_LONG * np.nanmedian(near_widths, axis=1))
+    return (areas >= DOUBLED_AREA * _medians_of_rows(areas[nearest], itself)) \
+        & (sizes[:, 1] >= DOUBLED_LONG * _medians_of_rows(sizes[nearest, 0], itself))
+
+
+def _medians_of_rows(values: np.ndarray, left_out: np.ndarray) -> np.ndarray:
+    """Each row's median of ``values`` where ``left_out`` is not set (at least one value a
+    row): ``np.nanmedian`` of the values with those set to NaN, to the last bit, at a tenth of
+    its cost (it goes through masked arrays, ≈ 0.25 ms a call on a photo of 15 tiles). As
+    there: sorted with the left-out values last, the middle one, or the two middle ones'
+    sum halved."""
+    ordered = np.sort(np.where(left_out, np.inf, values), axis=1)
+    counts = values.shape[1] - np.count_nonzero(left_out, axis=1)
+    high = counts // 2
+    low = np.where(counts % 2 == 1, high, high - 1)
+    rows = np.arange(len(values))
+    return (ordered[rows, low] + ordered[rows, high]) / 2
 
 
 def _doubted(confidence: np.ndarray, doubted: np.ndarray) -> np.ndarray:

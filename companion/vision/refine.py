@@ -798,8 +798,10 @@ def squarish_reoutlined(found: list[FoundTile], confidence: np.ndarray, tile_map
             alternatives.append(alternative)
     if not alternatives:
         return []
-    return _tile_slots(alternatives, _read_slots(alternatives, source, crop_factor, corners_of),
-                       confidence, threshold)
+    # _tile_slots keeps only a box read at ``threshold`` or more: a crop that cannot get there
+    # need not be read turned round (networks.read_crops), as in second_outlines
+    return _tile_slots(alternatives, _read_slots(alternatives, source, crop_factor, corners_of,
+                                                 least=threshold), confidence, threshold)
 
 
 def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
@@ -826,11 +828,13 @@ class _SlotReadings:
 
 
 def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,
-                corners_of: Callable[[FoundTile], np.ndarray]) -> _SlotReadings:
-    """The reader's readings of one-tile alternatives."""
+                corners_of: Callable[[FoundTile], np.ndarray], *, least: float = 0.0
+                ) -> _SlotReadings:
+    """The reader's readings of one-tile alternatives (``least`` as in ``read_unwashed``:
+    only for a caller to whom no reading under it matters, not even to compare two such)."""
     corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
     crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    return _SlotReadings(*read_unwashed(crops), corners)
+    return _SlotReadings(*read_unwashed(crops, least=least), corners)
 
 
 def _overlaps(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None

@@ -50,7 +50,7 @@ SAMPLE_LONG_SIDE = 1600  # kept photos are shrunk to this: enough to cut tiles f
 
 def keep_photo_sample(folder: Path, data: bytes,
                       tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]]) -> Path | None:
-    """``keep_sample`` for an uploaded photo (any size, JPEG, PNG or WebP): a copy at most
+    """``keep_sample`` for an uploaded photo (any size, any format decode_for_reading reads): a copy at most
     SAMPLE_LONG_SIDE long is kept, the outlines (in the photo's pixels) scaled to it."""
     import cv2
 

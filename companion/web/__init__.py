@@ -25,7 +25,7 @@ from companion.web.extensions import csrf, db, migrate
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 PROJECT_ROOT = PACKAGE_ROOT.parent
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_UPLOAD_BYTES = 40 * 1024 * 1024  # vision.MAX_BYTES: a 50 MP phone photo
 # A checkout keeps templates/, static/ and migrations/ at its top; a wheel ships them inside the
 # package (companion/templates, ...), see setup.py.
 FROM_CHECKOUT = not (PACKAGE_ROOT / "templates").is_dir()

@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from companion.web.extensions import db
 
-# Photos keep MAX_CONTENT_LENGTH (20 MB); every other form and API reads at most this much.
+# Photos keep MAX_CONTENT_LENGTH (40 MB); every other form and API reads at most this much.
 MAX_BODY_BYTES = 64 * 1024
 LARGE_UPLOAD_BLUEPRINTS = frozenset({"photos", "photos_api"})
 

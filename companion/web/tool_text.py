@@ -121,7 +121,7 @@ PHOTO_MESSAGES: dict[str, str] = {
     "no_rack_tiles": _("No tiles found on a rack: photograph the rack from the front, close "
                        "enough that the tiles fill most of the photo's width, in good light"),
     "damaged": _("The file is damaged or cut short: send the photo again"),
-    "not_an_image": _("Not an image: send a photo as JPEG, PNG or WebP"),
+    "not_an_image": _("Not an image: send a photo as JPEG, PNG, WebP or HEIC"),
     "too_large": _("The photo is too large: take it again at a lower resolution"),
     "unreadable": _("The photo cannot be read: take it again"),
 }

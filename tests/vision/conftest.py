@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from types import ModuleType
+from typing import TypeVar
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.fixtures import PHOTOS
 
@@ -43,3 +47,31 @@ def labelled_photo(name_start: str) -> tuple[bytes, list[tuple[str, np.ndarray]]
         outline = np.array([float(v) for v in parts[1:]], np.float32).reshape(-1, 2) * 640
         labels.append((names[int(parts[0])], outline))
     return image_path.read_bytes(), labels
+
+
+Reading = TypeVar("Reading")
+
+
+def read_with_and_without_the_floor(monkeypatch: pytest.MonkeyPatch, module: ModuleType,
+                                    read: Callable[[], Reading]
+                                    ) -> tuple[Reading, int, Reading, int]:
+    """``read()`` as shipped, where ``module`` reads its crops with a ``least`` floor
+    (networks.read_crops: a crop that cannot reach it is not read turned round), and again
+    with every unsure crop read turned round; each reading with the crops the reader read."""
+    from companion.vision import networks
+
+    run = networks.run
+    crops_read: list[int] = []
+
+    def counted(path, blob):  # type: ignore[no-untyped-def]
+        if path == networks.READER_FILE:
+            crops_read.append(len(blob))
+        return run(path, blob)
+
+    monkeypatch.setattr(networks, "run", counted)
+    floored = read()
+    floored_count = sum(crops_read)
+    crops_read.clear()
+    floorless = module.read_crops
+    monkeypatch.setattr(module, "read_crops", lambda crops, least=0.0: floorless(crops))
+    return floored, floored_count, read(), sum(crops_read)

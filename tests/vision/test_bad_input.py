@@ -45,7 +45,7 @@ def webp_header_only(width: int, height: int) -> bytes:
 
 
 def test_text_is_refused_as_not_an_image():
-    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG or WebP"):
+    with pytest.raises(PhotoError, match="^not an image: send a photo as JPEG, PNG, WebP or HEIC"):
         read_photo(b"R5 R6 R7 | K9 B9 O9")
 
 
@@ -102,13 +102,33 @@ def test_a_jpeg_cut_inside_its_header_is_called_truncated():
 
 def test_a_file_over_the_byte_limit_is_refused_with_its_size_and_the_limit():
     data = jpeg_bytes(a_photo()) + b"\0" * MAX_BYTES
-    with pytest.raises(PhotoError, match=r"^the photo is too large: \d+ MB, the limit is 20 MB"):
+    with pytest.raises(PhotoError, match=r"^the photo is too large: \d+ MB, the limit is 40 MB"):
         read_photo(data)
 
 
 def test_a_picture_over_the_pixel_limit_is_refused_before_decoding():
     with pytest.raises(PhotoError, match=r"^the photo is too large: 60 megapixels, the limit is 40"):
         read_photo(png_header_only(10_000, 6_000))
+
+
+def jpeg_header_only(width: int, height: int) -> bytes:
+    """A JPEG whose start of frame claims width × height, with an empty scan and its end."""
+    frame = struct.pack(">BHHB", 8, height, width, 3) + b"\x01\x11\x00\x02\x11\x00\x03\x11\x00"
+    scan = struct.pack(">B", 3) + b"\x01\x00\x02\x00\x03\x00" + b"\x00\x3f\x00"
+    return (b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
+            + b"\xff\xda" + struct.pack(">H", len(scan) + 2) + scan + b"\xff\xd9")
+
+
+def test_a_jpeg_may_hold_a_50_megapixel_phone_photo_but_not_more_than_64():
+    """A JPEG is decoded at an eighth of its size for reading, so the 48 and 50 megapixel
+    modes of phones' cameras pass the size checks; whole decodes keep the 40 MP limit."""
+    from companion.vision.decode import check_photo_bytes
+
+    assert check_photo_bytes(jpeg_header_only(8160, 6120)) == (8160, 6120)
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 50 megapixels, the limit is 40"):
+        decode_image(jpeg_header_only(8160, 6120))
+    with pytest.raises(PhotoError, match=r"^the photo is too large: 72 megapixels, the limit is 64"):
+        read_photo(jpeg_header_only(9800, 7350))
 
 
 def test_a_photo_of_an_empty_table_says_no_tiles_were_found():

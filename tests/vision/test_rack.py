@@ -18,7 +18,12 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import parse_tiles
 from companion.vision import PhotoError, annotate_rack, read_rack, read_rack_image
 from companion.vision.classes import tile_from_dataset_name
-from tests.vision.conftest import jpeg_bytes, labelled_photo, png_bytes
+from tests.vision.conftest import (
+    jpeg_bytes,
+    labelled_photo,
+    png_bytes,
+    read_with_and_without_the_floor,
+)
 from training.synthetic import random_table, render_table
 from training.synthetic_rack import RACK_KINDS, RenderedRack, rack_of_kind, random_rack, render_rack
 
@@ -719,3 +724,39 @@ def test_a_black_ledge_on_a_dark_table_is_found_by_its_faint_edge_beside_the_til
     reading = read_rack(jpeg_bytes(render.image))
     assert reading.rows == 2
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def test_face_colours_of_many_crops_are_each_crops_own_to_the_last_bit():
+    # rack._face_colours converts all crops' middles at once: the same values as one by one
+    from companion.vision.crops import crop_tile
+    from companion.vision.pipeline import find_and_read
+    from companion.vision.rack import _face_colours
+
+    render = render_rack(random_rack(np.random.default_rng(103), most=8), seed=103)
+    read = find_and_read(render.image, upright=True)
+    crops = np.stack([crop_tile(render.image, corners) for corners in read.corners])
+    one_by_one = []
+    for crop in crops:
+        lab = cv2.cvtColor(crop[8:-8, 6:-6].astype(np.float32) / 255,
+                           cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        plastic = lab[lab[:, 0] >= np.percentile(lab[:, 0], 67)]
+        one_by_one.append(np.median(plastic[:, 1:], axis=0))
+    assert len(crops) >= 5
+    assert np.array_equal(_face_colours(crops), np.array(one_by_one))
+
+
+def test_a_shadowed_rack_reads_the_same_without_the_turned_readings_that_cannot_matter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # rack._reoutlined and rack._shaded_slots read their crops with ``least`` at what they
+    # take (networks.read_crops): the rack under a side shadow reads the same, bit for bit,
+    # as with every unsure crop read turned round too, and with fewer crops read
+    from companion.vision import rack
+
+    render = render_rack(random_rack(np.random.default_rng(50000007)), seed=50000007,
+                         shadow="side")
+    data = jpeg_bytes(render.image)
+    floored, floored_count, every, every_count = read_with_and_without_the_floor(
+        monkeypatch, rack, lambda: read_rack(data))
+    assert floored_count < every_count
+    assert floored == every
+    assert len(floored.tiles) >= 8

@@ -15,7 +15,7 @@ from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
 from companion.vision.refine import second_outlines
-from tests.vision.conftest import labelled_photo
+from tests.vision.conftest import labelled_photo, read_with_and_without_the_floor
 from training.synthetic import RenderedTile
 
 
@@ -348,25 +348,28 @@ def test_second_outlines_read_the_same_without_the_turned_readings_that_cannot_m
     render at a slant) is the same, bit for bit, as when every unsure crop is read turned
     round too, with fewer crops read."""
     image = image_of(photo) if photo.startswith("rummy") else hard_set(2)[1].image
-    read = networks.run
-    crops_read: list[int] = []
-
-    def counted(path, blob):
-        if path == networks.READER_FILE:
-            crops_read.append(len(blob))
-        return read(path, blob)
-
-    monkeypatch.setattr(networks, "run", counted)
-    floored = find_and_read(image)
-    floored_count = sum(crops_read)
-    crops_read.clear()
-    floorless = refine.read_crops
-    monkeypatch.setattr(refine, "read_crops", lambda crops, least=0.0: floorless(crops))
-    every = find_and_read(image)
-    assert floored_count < sum(crops_read)
+    floored, floored_count, every, every_count = read_with_and_without_the_floor(
+        monkeypatch, refine, lambda: find_and_read(image))
+    assert floored_count < every_count
     assert len(floored.corners) == len(every.corners)
     for a, b in zip(floored.corners, every.corners):
         assert np.array_equal(a, b)
     assert np.array_equal(floored.best, every.best)
     assert np.array_equal(floored.confidence, every.confidence)
     assert np.array_equal(floored.ranking, every.ranking)
+
+
+def test_boxes_over_two_tiles_are_told_by_the_same_medians_as_numpys():
+    # pipeline._doubled: each box's sure neighbours' median area and width, a sure box left
+    # out of its own (pipeline._medians_of_rows), equal to np.nanmedian to the last bit
+    read = find_and_read(image_of("rummy-36_jpeg"))
+    sizes = np.array([sorted(tile.size) for tile in read.found], np.float64)
+    areas = sizes[:, 0] * sizes[:, 1]
+    rng = np.random.default_rng(36)
+    for _ in range(50):
+        nearest = rng.integers(0, len(areas), (len(areas), pipeline.NEIGHBOURS))
+        left_out = rng.random(nearest.shape) < 0.2
+        left_out[:, 0] = False  # one value a row at least
+        for values in (areas[nearest], sizes[nearest, 0]):
+            assert np.array_equal(pipeline._medians_of_rows(values, left_out),
+                                  np.nanmedian(np.where(left_out, np.nan, values), axis=1))

@@ -123,9 +123,9 @@ def test_a_photo_over_the_upload_limit_gets_the_form_back_with_413(app: Flask,
 
 
 def test_the_real_limit_is_named_in_megabytes(client: FlaskClient) -> None:
-    status, page = upload(client, b"\xff\xd8\xff" + bytes(21 * 1024 * 1024))
+    status, page = upload(client, b"\xff\xd8\xff" + bytes(41 * 1024 * 1024))
     assert status == 413
-    assert field_errors(page) == [("The photo is too large: at most 20 MB. Take it again at a "
+    assert field_errors(page) == [("The photo is too large: at most 40 MB. Take it again at a "
                                   "lower resolution, or crop it to the table.")]
 
 
@@ -146,6 +146,17 @@ def first_reading(photo_client: FlaskClient) -> dict[str, str]:
     status, page = upload(photo_client, SAMPLE_PHOTO.read_bytes())
     assert status == 200, field_errors(page)
     return {"page": page, "status": str(status), **carried_fields(page)}
+
+
+def test_an_iphones_heic_photo_reads_on_the_page_as_its_jpeg(photo_client: FlaskClient,
+                                                            first_reading: dict[str, str]) -> None:
+    from tests.vision.test_photo_formats import saved_as
+
+    image = cv2.imread(str(SAMPLE_PHOTO))
+    status, page = upload(photo_client, saved_as(image, "HEIF"), filename="IMG_0042.HEIC")
+    assert status == 200, field_errors(page)
+    assert typed_table(page) == first_reading["table"]
+    assert picture(page)
 
 
 def carried_fields(page: str) -> dict[str, str]:

@@ -95,6 +95,24 @@ def test_the_cli_prints_the_same_json_and_draws_the_rack(tmp_path: Path, client:
     assert picture.read_bytes().startswith(b"\x89PNG")
 
 
+def test_an_iphones_heic_rack_photo_is_read_by_the_api_and_the_cli_as_its_jpeg(
+        tmp_path: Path, client: FlaskClient, rack: RenderedRack, rack_photo: bytes) -> None:
+    from tests.vision.test_photo_formats import saved_as
+
+    heic = saved_as(rack.image, "HEIF")
+    assert heic[4:12] == b"ftypheic"
+    status, answer = post_rack(client, heic)
+    assert status == 200
+    assert answer["value"] == post_rack(client, rack_photo)[1]["value"]
+    assert Counter(tile["tile"] for tile in answer["tiles"]) == Counter(
+        str(tile) for tile in rack.rack_tiles)
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(heic)
+    result = CliRunner().invoke(main, ["read-rack", str(photo), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == answer
+
+
 def test_the_cli_says_what_it_read(tmp_path: Path, rack_photo: bytes) -> None:
     photo = tmp_path / "rack.jpg"
     photo.write_bytes(rack_photo)
