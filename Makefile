@@ -6,6 +6,10 @@ RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 FLASK := $(BIN)/flask --app companion.web
 CHROMIUM := /usr/bin/chromium
+# `make run PORT=5001` when 5000 is taken; `make run HOST=0.0.0.0` lets the phones at the table
+# (same Wi-Fi) open http://<this machine's address>:5000. PORT set in the environment counts too.
+HOST ?= 127.0.0.1
+PORT ?= 5000
 AXE := node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -13,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # `companion serve` migrates the database first (the same as `make db`), then runs gunicorn.
 run: $(RUNTIME)
-	$(BIN)/companion serve --host 127.0.0.1 --port 5000
+	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
 test: $(DEV) chromium postgres $(AXE)
 	$(BIN)/python -m pytest -q

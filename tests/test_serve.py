@@ -103,7 +103,8 @@ def test_an_address_serve_cannot_listen_on_is_one_clear_line_before_anything_is_
         holder.listen()
         port = holder.getsockname()[1]
         in_use = (f"cannot listen on 127.0.0.1:{port}: Address already in use (is another "
-                  "server running there?)")
+                  f"server running there? choose another port: --port {port + 1}, or make run "
+                  f"PORT={port + 1})")
         for host, said in (("127.0.0.1", in_use),
                            ("no-such-host.invalid", "cannot listen on no-such-host.invalid")):
             refused = subprocess.run([*COMPANION, "serve", "--host", host, "--port", str(port)],
@@ -114,6 +115,19 @@ def test_an_address_serve_cannot_listen_on_is_one_clear_line_before_anything_is_
             assert "Traceback" not in refused.stderr and "gunicorn" not in refused.stderr
             assert len(refused.stderr.strip().splitlines()) <= 2, refused.stderr
     assert not (tmp_path / "companion.sqlite").exists()
+
+
+def test_make_run_takes_the_host_and_port_from_the_command_line_or_the_environment() -> None:
+    """`make run` always served 127.0.0.1:5000: with 5000 taken, or phones to reach it over
+    the Wi-Fi, a newcomer had to edit the Makefile."""
+    root = Path(__file__).resolve().parent.parent
+    said = subprocess.run(["make", "-n", "run", "HOST=0.0.0.0", "PORT=5001"], cwd=root,
+                          capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "companion serve --host 0.0.0.0 --port 5001" in said
+    from_environment = subprocess.run(["make", "-n", "run"], cwd=root, capture_output=True,
+                                      text=True, timeout=60, check=True,
+                                      env={"PATH": "/usr/bin:/bin", "PORT": "5002"}).stdout
+    assert "companion serve --host 127.0.0.1 --port 5002" in from_environment
 
 
 def test_the_version_comes_from_one_place() -> None:

@@ -75,7 +75,8 @@ def check_can_listen(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             probe.bind(address)
     except OSError as error:  # socket.gaierror is an OSError too
-        in_use = " (is another server running there?)" if error.errno == errno.EADDRINUSE else ""
+        in_use = (f" (is another server running there? choose another port: --port {port + 1},"
+                  f" or make run PORT={port + 1})") if error.errno == errno.EADDRINUSE else ""
         raise CannotServe(f"cannot listen on {host}:{port}: "
                           f"{error.strerror or error}{in_use}") from error
 
