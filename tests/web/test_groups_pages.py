@@ -227,3 +227,15 @@ def test_a_chart_may_style_itself_but_never_load_or_run_anything(client: FlaskCl
         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
     parse_svg(answer.data)
+
+
+def test_a_file_that_is_not_an_export_is_refused_in_one_plain_sentence(
+        client: FlaskClient) -> None:
+    """The page said "Nothing was imported. the file: this is not a Companion export"."""
+    refused = client.post("/groups/import",
+                          data={"file": (io.BytesIO(b'{"groups": []}'), "notes.json")},
+                          content_type="multipart/form-data")
+    assert refused.status_code == 422
+    said = refused.get_data(as_text=True)
+    assert "Nothing was imported. This is not a Companion export" in said
+    assert "the file:" not in said

@@ -110,7 +110,7 @@ def import_refusal(error: transfer.ImportRefused) -> str:
     export), what, in the page's language; a fault in the file's JSON keeps its English
     words (it names the file's keys)."""
     if current_language() == DEFAULT_LANGUAGE:
-        return str(error)
+        return error.message if error.where == "the file" else str(error)
     message = {"group_here": gettext("this group is already here"),
                "session_here": gettext("this session is already here"),
                "not_an_export": gettext("this is not a file exported from Companion"),
@@ -266,8 +266,9 @@ def import_file() -> BaseResponse | tuple[str, int]:
             form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
         except transfer.ImportRefused as error:
             db.session.rollback()
+            refusal = import_refusal(error)  # a sentence of its own: "Nothing was imported. This…"
             form.file.errors = [gettext("Nothing was imported. %(error)s",
-                                        error=import_refusal(error))]
+                                        error=refusal[:1].upper() + refusal[1:])]
         else:
             imported = ngettext("Imported %(num)s group", "Imported %(num)s groups", groups)
             flash(ngettext("%(groups)s and %(num)s session. Open a group through its link "
