@@ -96,13 +96,29 @@ def prepare_database(app: Flask) -> None:
     with app.app_context():
         try:
             tables = set(inspect(db.engine).get_table_names())
+            up_to_date = "alembic_version" in tables and _at_the_newest_revision(app)
         except SQLAlchemyError as error:
             where = db.engine.url.render_as_string(hide_password=True)
             raise CannotServe(f"cannot open the database {where}: "
                               f"{getattr(error, 'orig', None) or error}") from error
-    if tables and "alembic_version" not in tables:
-        return
+        finally:
+            db.engine.dispose()
+    if (tables and "alembic_version" not in tables) or up_to_date:
+        return  # an up-to-date database: no migration, and none of Alembic's log lines
     migrate_database(app)
+
+
+def _at_the_newest_revision(app: Flask) -> bool:
+    """Whether the database already carries every migration (read without running Alembic's
+    env.py, whose logging would print its lines before every ``export``)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from companion.web.extensions import db
+
+    newest = set(ScriptDirectory(app.extensions["migrate"].directory).get_heads())
+    with db.engine.connect() as connection:
+        return set(MigrationContext.configure(connection).get_current_heads()) == newest
 
 
 def serve(*, host: str, port: int, threads: int, workers: int) -> None:

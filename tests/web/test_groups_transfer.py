@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from companion.web.extensions import db
 from companion.web.groups.transfer import ImportRefused, export_data, import_data
 from companion.web.models import Game, Group, ScoreSession
 from tests.generated_group import generate_evenings
+from tests.serving import server_environment
 from tests.web.groups_helpers import bearer, play_group
 
 
@@ -208,3 +211,16 @@ def test_a_session_keeps_its_public_id_and_an_id_already_taken_is_refused(
     bad = copy.deepcopy(data)
     bad["sessions"][0]["id"] = "../../etc"
     assert "session 1: a session's `id` must be 8 to 32 letters" in refused(tmp_path, bad)
+
+
+def test_export_migrates_a_new_database_once_then_says_nothing_but_its_errors(
+        tmp_path: Path) -> None:
+    """Every `companion export` printed Alembic's "Context impl SQLiteImpl." lines."""
+    environment = server_environment(COMPANION_INSTANCE=str(tmp_path / "instance"))
+    runs = [subprocess.run([sys.executable, "-m", "companion", "export", str(tmp_path / "x.json")],
+                           env=environment, cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120, check=False) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr
+    assert "Running upgrade" in runs[0].stderr
+    assert runs[1].stderr == ""
+    assert json.loads((tmp_path / "x.json").read_text())["groups"] == []
