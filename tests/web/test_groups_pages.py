@@ -239,3 +239,4 @@ def test_a_file_that_is_not_an_export_is_refused_in_one_plain_sentence(
     said = refused.get_data(as_text=True)
     assert "Nothing was imported. This is not a Companion export" in said
     assert "the file:" not in said
+    assert 'accept=".json,application/json"' in said  # the phone's picker offers the exports

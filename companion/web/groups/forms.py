@@ -20,7 +20,8 @@ class NewGroupForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField(_l("Export file (JSON)"),
-                     validators=[FileRequired(_l("Choose an export file."))])
+                     validators=[FileRequired(_l("Choose an export file."))],
+                     render_kw={"accept": ".json,application/json"})  # the picker offers exports
 
 
 class Checkboxes(SelectMultipleField):
