@@ -115,6 +115,17 @@ def test_a_gap_in_the_seats_says_so(client: FlaskClient) -> None:
     assert 'value="Dee"' in answer.text
 
 
+def test_a_gap_in_the_seats_is_said_once_in_the_page_language(client: FlaskClient) -> None:
+    """A blank first seat also showed "seat 1 is empty", in English, under player 4."""
+    client.get("/language/de")
+    answer = client.post("/scores/new", data={"player_1": "  ", "player_2": "Bob",
+                                              "rounds": 1, "preset": "pressman"})
+    assert answer.status_code == 422
+    assert answer.text.count('class="field-error"') == 1
+    assert "Platz 1 ist leer, Platz 2 aber nicht" in answer.text
+    assert "seat 1 is empty" not in answer.text
+
+
 def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(client: FlaskClient) -> None:
     session_id = start_page(client, "=HYPERLINK(\"x\")", "@Bob")
     client.post(f"/scores/{session_id}/games/new", data={

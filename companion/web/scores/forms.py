@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -64,8 +65,14 @@ class NewSessionForm(FlaskForm):
     def player_fields(self) -> list[StringField]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]
 
-    def validate_player_4(self, field: StringField) -> None:
-        """A gap in the seats says so (the names are the seating order)."""
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' own checks, then a gap in the seats (the names are the seating order),
+        said once under the empty seat: a ``validate_player_4`` would also have put its own
+        words under player 4."""
+        fields_valid = super().validate(extra_validators)
+        return self._seats_have_no_gap() and fields_valid
+
+    def _seats_have_no_gap(self) -> bool:
         seats = self.player_fields()
         named = [bool((seat.data or "").strip()) for seat in seats]
         for position, seat in enumerate(seats[:-1]):
@@ -75,7 +82,8 @@ class NewSessionForm(FlaskForm):
                               "seats in seating order, with no gap.", empty=position + 1,
                               later=later + 1)
                 seat.errors = [*seat.errors, gap]
-                raise ValidationError(f"seat {position + 1} is empty")
+                return False
+        return True
 
     def overrides(self) -> dict[str, object]:
         chosen: dict[str, object] = {
