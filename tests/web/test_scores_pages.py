@@ -121,6 +121,19 @@ def test_another_phone_reads_but_cannot_write_until_it_opens_the_share_link(
     assert "Undo" not in view and "✎" not in view and "+5" in view
 
 
+def test_every_page_another_phone_cannot_use_says_which_link_opens_it(
+        app: Flask, client: FlaskClient) -> None:
+    """The edit and delete pages said only "This phone cannot change this session."."""
+    session_id = start(client, ("Ann", "Bob"))
+    assert record(client, session_id, "paper",
+                  **lines({"0-score": "5", "1-score": "-5"})).status_code == 302
+    other = app.test_client()
+    for page in ("games/new", "games/1/edit", "delete"):
+        refused = other.get(f"/scores/{session_id}/{page}")
+        assert refused.status_code == 403
+        assert "open the “share to edit” link from a phone that can" in refused.text, page
+
+
 def test_editing_and_undoing_games_from_the_sheet(client: FlaskClient) -> None:
     session_id = start(client, ("Ann", "Bob"))
     record(client, session_id, "out", winner="Ann", **lines({"1-rack": "K9"}))

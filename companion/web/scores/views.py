@@ -160,7 +160,8 @@ def delete_session(session_id: str) -> BaseResponse | str:
         return redirect(url_for(".session_list"))
     score_session = load(session_id)
     if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session."))
+        abort(403, description=gettext("This phone cannot change this session: open the "
+                                       "“share to edit” link from a phone that can."))
     return render_template("scores/delete.html", score_session=score_session, form=form)
 
 
@@ -428,7 +429,8 @@ def edit_game(session_id: str, game_number: int) -> BaseResponse | tuple[str, in
         return save_game(session_id, posted_game_form(), game_number)
     score_session = load(session_id)
     if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session."))
+        abort(403, description=gettext("This phone cannot change this session: open the "
+                                       "“share to edit” link from a phone that can."))
     game = service.stored_game(score_session, game_number)
     if game is None:
         abort(404, description=gettext("This session has no game %(number)s.",
