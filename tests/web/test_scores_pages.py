@@ -132,6 +132,10 @@ def test_every_page_another_phone_cannot_use_says_which_link_opens_it(
         refused = other.get(f"/scores/{session_id}/{page}")
         assert refused.status_code == 403
         assert "open the “share to edit” link from a phone that can" in refused.text, page
+    sheet = other.get(f"/scores/{session_id}").text
+    assert "To record games on this phone, open the “share to edit” link" in sheet
+    other.get("/language/de")
+    assert "Um auf diesem Handy Spiele einzutragen" in other.get(f"/scores/{session_id}").text
 
 
 def test_editing_and_undoing_games_from_the_sheet(client: FlaskClient) -> None:
