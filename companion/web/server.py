@@ -101,8 +101,6 @@ def prepare_database(app: Flask) -> None:
             where = db.engine.url.render_as_string(hide_password=True)
             raise CannotServe(f"cannot open the database {where}: "
                               f"{getattr(error, 'orig', None) or error}") from error
-        finally:
-            db.engine.dispose()
     if (tables and "alembic_version" not in tables) or up_to_date:
         return  # an up-to-date database: no migration, and none of Alembic's log lines
     migrate_database(app)
