@@ -251,3 +251,43 @@ def test_an_edit_of_a_game_another_phone_undid_keeps_the_typing_to_record_it_aga
     # a game past the sheet's end is answered the same way: nothing saved, nothing typed lost
     assert client.post(f"/scores/{session_id}/games/9/edit", data={
         "ending": "out", "winner": "Ann", "lines-1-rack": "R9"}).status_code == 409
+
+
+# Adding a round: two phones (or one double tap) at once add one round, not two
+
+def test_a_round_asked_for_twice_by_its_number_is_added_once_by_the_api(
+        client: FlaskClient) -> None:
+    session_id, key = start(client, rounds=2)
+    url = f"/api/v1/sessions/{session_id}/rounds"
+    first = client.post(url, json={"number": 3}, headers=key)
+    assert first.status_code == 200 and first.json["rounds"] == 3
+    again = client.post(url, json={"number": 3}, headers=key)
+    assert again.status_code == 409
+    assert again.json["error"] == ("round 3 cannot be added: the session has 3 rounds now (one "
+                                   "was added from another phone, or by a second tap); check "
+                                   "the sheet")
+    assert again.json["where"] == {"field": "number"}
+    assert client.get(f"/api/v1/sessions/{session_id}").json["rounds"] == 3
+    assert client.post(url, headers=key).json["rounds"] == 4  # no body: one more, as before
+    for body, words in (({"number": "4"}, "whole number"), ({"number": 4.5}, "whole number")):
+        refused = client.post(url, json=body, headers=key)
+        assert refused.status_code == 400 and words in refused.json["error"]
+    not_json = client.post(url, data="number=5", headers=key, content_type="text/plain")
+    assert not_json.status_code == 400 and '{"number": 4}' in not_json.json["error"]
+    assert client.get(f"/api/v1/sessions/{session_id}").json["rounds"] == 4
+
+
+def test_a_double_tap_on_add_a_round_adds_one_round_and_says_so_in_the_pages_language(
+        client: FlaskClient) -> None:
+    session_id = start_page(client, rounds=2)
+    sheet = client.get(f"/scores/{session_id}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="(/scores/[^"]+/add-round)">.*?'
+                     r'name="number" value="(\d+)"', sheet, re.DOTALL)
+    assert form is not None and form.group(2) == "3"
+    tap = {"number": form.group(2)}
+    assert client.post(form.group(1), data=tap).status_code == 302
+    client.set_cookie("language", "de")
+    second = client.post(form.group(1), data=tap, follow_redirects=True)
+    page = second.get_data(as_text=True)
+    assert "Runde 3 kann nicht hinzugefügt werden: die Sitzung hat jetzt 3 Runden" in page
+    assert client.get(f"/api/v1/sessions/{session_id}").json["rounds"] == 3

@@ -331,9 +331,15 @@ def rematch(session_id: str) -> Any:
 
 @bp.post("/sessions/<session_id>/rounds")
 def add_round(session_id: str) -> Any:
-    """One more round for the session."""
+    """One more round for the session; ``{"number": N}`` (optional) adds it only when it
+    would be round N, so a retried or doubled request adds one round."""
+    payload = json_body(example='{"number": 4}') if request.get_data(cache=True) else {}
+    number = payload.get("number")
+    if number is not None and not whole_number(number):
+        raise bad("`number` (the round this phone means to add) must be a whole number",
+                  field="number")
     session = writable_session(session_id)
-    service.add_round(session)
+    service.add_round(session, expected_number=number)
     readable = service.read_session(session_id)
     assert readable is not None
     return jsonify({**service.session_json(readable), "links": links(readable)})

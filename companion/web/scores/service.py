@@ -697,8 +697,16 @@ def rematch(session: ScoreSession, *,
     return new_session, key
 
 
-def add_round(session: ScoreSession) -> None:
-    """One more round for a session in progress (up to the core's limit)."""
+def add_round(session: ScoreSession, *, expected_number: int | None = None) -> None:
+    """One more round for a session in progress (up to the core's limit); ``session`` comes
+    from ``lock_session``. A phone may say which round it means to add (``expected_number``),
+    so two phones tapping "Add a round" at once add one round, not two."""
+    if expected_number is not None and expected_number != session.rounds + 1:
+        raise SessionStateError(
+            f"round {expected_number} cannot be added: the session has {session.rounds} "
+            f"round{'s' * (session.rounds != 1)} now (one was added from another phone, or by "
+            "a second tap); check the sheet", field="number", code="round_taken",
+            params={"expected": expected_number, "rounds": session.rounds})
     check_rounds(session.rounds + 1)
     session.rounds += 1
     _changed(session)

@@ -508,9 +508,12 @@ def add_round(session_id: str) -> BaseResponse:
     if not ConfirmForm().validate_on_submit():
         abort(400, description=gettext("The button expired: reload the page and try again."))
     score_session = load_for_writing(session_id)
+    # the round this page was showing as the next one (absent: an older page, one round more)
+    number = request.form.get("number", "")
     try:
-        service.add_round(score_session)
-    except ScoringError as error:
+        service.add_round(score_session,
+                          expected_number=int(number) if number.isdecimal() else None)
+    except (ScoringError, SessionStateError) as error:
         db.session.rollback()
         flash(refusal(error), "error")
     else:

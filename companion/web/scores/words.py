@@ -171,6 +171,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "not_yet": lambda p: gettext("game %(expected)s cannot be recorded yet: the next game is "
                                  "%(number)s (a game was undone from another phone); reload "
                                  "the sheet", **p),
+    "round_taken": lambda p: gettext("round %(expected)s cannot be added: the session has "
+                                     "%(rounds)s rounds now (one was added from another phone, "
+                                     "or by a second tap); check the sheet", **p),
     "undo_not_last": lambda p: gettext("only the last game (game %(highest)s) can be undone; "
                                        "edit game %(number)s instead", **p),
     "nothing_to_redo": lambda p: gettext("there is nothing to redo: a redo is offered only "
