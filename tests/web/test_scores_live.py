@@ -8,6 +8,8 @@ same load at full size (32 writers, 60 s, ten kills) and PostgreSQL's variant is
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tests.live_server import (
@@ -49,3 +51,29 @@ def test_a_kill_9_during_writes_loses_no_acknowledged_game(tmp_path: Path) -> No
                 Acknowledged(key, session_id, answer["number"], answer["scores"]))
     assert check_database(url, report) == []
     assert "database is locked" not in server.log.read_text()
+
+
+def test_phones_adding_the_same_round_at_once_add_it_once(tmp_path: Path) -> None:
+    """Six phones tap "Add a round" for the same round at the same moment: one adds it, the
+    others are told it was added (409), and the session has one round more, not six."""
+    url = f"sqlite:///{tmp_path / 'rounds.sqlite'}"
+    with served(url, tmp_path / "instance") as server:
+        status, created = Client(server).request("POST", "/api/v1/sessions",
+                                                 {"players": ["Ann", "Bob"], "rounds": 2})
+        assert status == 201, created
+        session_id, auth = created["id"], {"Authorization": f"Bearer {created['edit_key']}"}
+        number = 3
+        phones = [Client(server) for _ in range(6)]
+        start = threading.Barrier(len(phones))
+
+        def tap(phone: Client) -> int:
+            start.wait()
+            status, _ = phone.request("POST", f"/api/v1/sessions/{session_id}/rounds",
+                                      {"number": number}, auth)
+            return status
+
+        with ThreadPoolExecutor(len(phones)) as pool:
+            statuses = sorted(pool.map(tap, phones))
+        _, after = Client(server).request("GET", f"/api/v1/sessions/{session_id}")
+    assert statuses == [200] + [409] * 5
+    assert after["rounds"] == number
