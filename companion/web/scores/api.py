@@ -155,11 +155,12 @@ def rack_from_json(name: str, value: object) -> Rack | None:
               "{\"points\": 5, \"jokers\": 1}", field="racks", player=name)
 
 
-def expected_number(payload: dict[str, Any]) -> int | None:
+def expected_number(payload: dict[str, Any], meant: str = "the game this phone means to record"
+                    ) -> int | None:
+    """The optional ``number`` a phone sends to say which game (or round) it means to write."""
     number = payload.get("number")
     if number is not None and not whole_number(number):
-        raise bad("`number` (the game this phone means to record) must be a whole number",
-                  field="number")
+        raise bad(f"`number` ({meant}) must be a whole number", field="number")
     return number
 
 
@@ -334,10 +335,7 @@ def add_round(session_id: str) -> Any:
     """One more round for the session; ``{"number": N}`` (optional) adds it only when it
     would be round N, so a retried or doubled request adds one round."""
     payload = json_body(example='{"number": 4}') if request.get_data(cache=True) else {}
-    number = payload.get("number")
-    if number is not None and not whole_number(number):
-        raise bad("`number` (the round this phone means to add) must be a whole number",
-                  field="number")
+    number = expected_number(payload, "the round this phone means to add")
     session = writable_session(session_id)
     service.add_round(session, expected_number=number)
     readable = service.read_session(session_id)

@@ -79,6 +79,13 @@ def can_edit(score_session: ScoreSession | SheetView) -> bool:
     return service.has_access(score_session, device_hash())
 
 
+def check_editable(score_session: ScoreSession) -> None:
+    """A 403 naming the link that would open the session, unless this phone may change it."""
+    if not can_edit(score_session):
+        abort(403, description=gettext("This phone cannot change this session: open the "
+                                       "“share to edit” link from a phone that can."))
+
+
 def load(session_id: str, *, history: bool = False) -> ScoreSession:
     score_session = service.read_session(session_id, history=history)
     if score_session is None:
@@ -91,9 +98,7 @@ def load_for_writing(session_id: str) -> ScoreSession:
     score_session = service.lock_session(session_id)
     if score_session is None:
         abort(404, description=gettext("There is no such score session (check the link)."))
-    if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session: open the "
-                                       "“share to edit” link from a phone that can."))
+    check_editable(score_session)
     return score_session
 
 
@@ -159,9 +164,7 @@ def delete_session(session_id: str) -> BaseResponse | str:
         flash(gettext("Session of %(names)s deleted.", names=names), "success")
         return redirect(url_for(".session_list"))
     score_session = load(session_id)
-    if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session: open the "
-                                       "“share to edit” link from a phone that can."))
+    check_editable(score_session)
     return render_template("scores/delete.html", score_session=score_session, form=form)
 
 
@@ -407,9 +410,7 @@ def record_game(session_id: str) -> BaseResponse | tuple[str, int] | str:
     if request.method == "POST":
         return save_game(session_id, posted_game_form(), None)
     score_session = load(session_id)
-    if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session: open the "
-                                       "“share to edit” link from a phone that can."))
+    check_editable(score_session)
     sheet = service.sheet_of(score_session)
     if sheet.next_game is None:
         flash(gettext("The session is complete: all %(planned)s games are recorded.",
@@ -428,9 +429,7 @@ def edit_game(session_id: str, game_number: int) -> BaseResponse | tuple[str, in
     if request.method == "POST":
         return save_game(session_id, posted_game_form(), game_number)
     score_session = load(session_id)
-    if not can_edit(score_session):
-        abort(403, description=gettext("This phone cannot change this session: open the "
-                                       "“share to edit” link from a phone that can."))
+    check_editable(score_session)
     game = service.stored_game(score_session, game_number)
     if game is None:
         abort(404, description=gettext("This session has no game %(number)s.",
