@@ -122,6 +122,15 @@ def test_a_photo_over_the_upload_limit_gets_the_form_back_with_413(app: Flask,
     assert 'id="photo-library"' in page
 
 
+def test_the_upload_limit_is_the_readers_own() -> None:
+    """The app keeps its own copy of the limit (importing the reader would load OpenCV with
+    the app): a photo the page accepts is one the reader takes, and the other way round."""
+    from companion.vision import MAX_BYTES
+    from companion.web import MAX_UPLOAD_BYTES
+
+    assert MAX_UPLOAD_BYTES == MAX_BYTES
+
+
 def test_the_real_limit_is_named_in_megabytes(client: FlaskClient) -> None:
     status, page = upload(client, b"\xff\xd8\xff" + bytes(41 * 1024 * 1024))
     assert status == 413
