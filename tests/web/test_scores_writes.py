@@ -291,3 +291,19 @@ def test_a_double_tap_on_add_a_round_adds_one_round_and_says_so_in_the_pages_lan
     page = second.get_data(as_text=True)
     assert "Runde 3 kann nicht hinzugefügt werden: die Sitzung hat jetzt 3 Runden" in page
     assert client.get(f"/api/v1/sessions/{session_id}").json["rounds"] == 3
+
+
+@pytest.mark.parametrize("day", [1, 9, 10, 28])
+def test_the_history_writes_its_utc_time_the_same_on_every_day_of_the_month(
+        app: Flask, client: FlaskClient, day: int) -> None:
+    """The history's UTC text is Babel's 'd MMM HH:mm:ss' whatever day the suite runs on."""
+    from datetime import datetime
+
+    session_id, key = start(client)
+    post(client, session_id, key, PAPER)
+    with app.app_context():
+        change = db.session.scalar(select(GameChange))
+        change.at = datetime(2026, 12, day, 19, 12, 24)
+        db.session.commit()
+    history = client.get(f"/scores/{session_id}/history").text
+    assert f'<time datetime="2026-12-{day:02d}T19:12:24Z">{day} Dec 19:12:24 UTC</time>' in history
