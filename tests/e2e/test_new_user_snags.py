@@ -173,6 +173,8 @@ def test_the_sheets_timer_link_keeps_every_seat_and_the_sessions_turn_time(scree
     session_id, _key = start_session(screen, ["Ann", "Bob, Jr", "Cy"], preset="sabra")
     screen.goto(f"/scores/{session_id}")
     press(screen, "a:text-is('Turn timer')")
+    # The timer's script must be running before the face is tapped: the names are the server's.
+    screen.wait_for_url("**/timer?**", wait_until="load")
 
     expect(screen.locator("#timer-digits")).to_have_text("2:00")  # Sabra Way: two minutes
     expect(screen.locator("#timer-player")).to_have_text("Ann")
