@@ -448,7 +448,10 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
                                  why.complete)
         return _not_possible(as_laid, Reason("solver_meld_out_of_reach", {
             "needed": preset.initial_meld, "preset": preset.name}), True)
-    played_counter = found.used - Counter(table_tiles)
+    # after the initial meld every table tile is laid again, so what leaves the rack is the
+    # new table less the old; before it the table is not touched and every tile laid is the
+    # rack's, even where a copy of it lies on the table (the box holds two of every tile)
+    played_counter = found.used - Counter(table_tiles) if opened else found.used
     played = tuple(sorted(played_counter.elements(), key=Tile.sort_key))
     if not played:
         return _not_possible(as_laid, Reason("solver_nothing_to_lay"), True)
