@@ -34,6 +34,7 @@ from companion.core.presets import PRESSMAN, Preset
 from companion.core.reasons import Reason
 from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
+from companion.core.solver_rules import Laid, Referee, refereed_play
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Plan,
@@ -56,7 +57,6 @@ from companion.core.tiles import (
     check_inventory,
     format_tiles,
 )
-from companion.core.turn_verdicts import ViolationCode
 
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
@@ -405,12 +405,13 @@ def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bo
 
 def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
               preset: Preset = PRESSMAN, opened: bool, goal: str = "tiles",
-              time_limit: float = DEFAULT_TIME_LIMIT, joker_rules: bool = False) -> Solution:
-    """The most rack tiles (or the highest value) that can be laid, the table staying legal.
+              time_limit: float = DEFAULT_TIME_LIMIT, any_table: bool = False) -> Solution:
+    """The most rack tiles (or the highest value) that can be laid in one turn.
 
-    ``joker_rules``: the play must also pass the referee's rules on taking a joker from the
-    table (see ``_keeping_joker_rules``); off, as the issue defines best play (and as the
-    integer-programming solvers do), any legal table counts.
+    By default only a play the referee allows (``referee_turn`` under the same preset, with
+    its session options, and ``opened``: see ``solver_rules``). ``any_table=True``: any legal
+    table after the turn counts, as integer-programming solvers define best play (a joker may
+    then be freed and left where the referee refuses it).
 
     Raises ``ImpossibleTilesError`` when the table and rack together hold a third copy of a
     tile, and ``ValueError`` for an unknown goal.
@@ -424,22 +425,30 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
     deadline = time.monotonic() + time_limit
     weight = _weights(goal)
     as_laid = tuple(check_meld(meld, preset=preset) for meld in table)
+    table_laid = True
     if not rack:
         return _not_possible(as_laid, Reason("solver_rack_empty"), True)
     try:
         if opened:
             found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
                            deadline=deadline)
-            if found is not None and joker_rules:
-                found = _keeping_joker_rules(tuple(tuple(m) for m in table), rack, found,
-                                             weight=weight, preset=preset, deadline=deadline)
+            table_laid = found is not None
+            if found is not None and not any_table:
+                found = _refereed(table, rack, found, weight=weight, preset=preset,
+                                  deadline=deadline)
         else:
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
+            if (found is not None and not any_table
+                    and not referee_turn(table, table + tuple(_sorted_sets(found.melds)),
+                                         opened=False, preset=preset, rack=rack).legal):
+                found = None  # never seen: the search lays new sets of rack tiles only
     except SearchTimeout:
         return _not_possible(as_laid, Reason("solver_timeout_play", {"seconds": f"{time_limit:g}"}),
                              False)
     if found is None:
+        if opened and table_laid:  # the table can be laid; the referee allows no play with it
+            return _not_possible(as_laid, Reason("solver_nothing_to_lay"), True)
         if opened:
             why = arrange(table_tiles, preset=preset, time_limit=max(0.1, deadline -
                                                                      time.monotonic()))
@@ -468,52 +477,23 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
     return Solution(True, verdicts, played, value, None, found.complete)
 
 
-JOKER_RULES = frozenset({
-    ViolationCode.JOKER_NOT_REUSED, ViolationCode.JOKER_SET_MANIPULATED,
-    ViolationCode.JOKER_NEEDS_TWO_RACK_TILES, ViolationCode.JOKER_NOT_EXCHANGED,
-    ViolationCode.JOKER_NEEDS_BOTH_MISSING_TILES, ViolationCode.BONUS_JOKER_REPLACED_JOKER})
-"""The referee's rules on taking a joker from the table (``referee.py`` cites the seeds)."""
+def _refereed(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
+              preset: Preset, deadline: float) -> _Found | None:
+    """The best play the referee allows, ``found`` being the best table (``solver_rules``)."""
+    def solve(required: Sequence[Tile], optional: Sequence[Tile]) -> Laid | None:
+        done = _solve(required, optional, weight=weight, minimum_value=0, preset=preset,
+                      deadline=deadline)
+        return None if done is None else Laid(done.melds, done.complete)
 
+    def worth(tile: Tile) -> int:
+        return int(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0])
 
-def _keeping_joker_rules(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
-                         preset: Preset, deadline: float) -> _Found:
-    """The play found, unless it takes a joker from the table in a way the referee refuses
-    (seed 000: a retrieved joker must be played "to make a new set"; Sabra Way: only in
-    exchange for a tile from the rack, and a set holding a joker may not be split). Then the
-    best play that leaves every set holding a joker where it lies, each such set perhaps
-    lengthened by rack tiles the play leaves over (``R3 R4 J`` + ``R5``): a play the rules
-    always allow, though a cleverer retrieval might lay more."""
-    with_joker = [meld for meld in table if any(tile.is_joker for tile in meld)]
-    laid = Counter(_tile_key(meld) for meld in found.melds)
-    if all(laid[_tile_key(meld)] >= count
-           for meld, count in Counter(tuple(m) for m in with_joker).items()):
-        return found  # every set holding a joker is still on the table as it was
-    new_table = tuple(_sorted_sets(found.melds))
-    turn = referee_turn(table, new_table, opened=True, preset=preset, rack=rack)
-    if not any(violation.code in JOKER_RULES for violation in turn.violations):
-        return found
-    loose = [tile for meld in table if not any(t.is_joker for t in meld) for tile in meld]
-    rest = _solve(loose, rack, weight=weight, minimum_value=0, preset=preset, deadline=deadline)
-    if rest is None:
-        return found
-    kept = [tuple(meld) for meld in with_joker]
-    left_over = Counter(rack) - (rest.used - Counter(loose))
-    score = rest.score
-    for tile in sorted(left_over.elements(), key=Tile.sort_key):
-        for i, meld in enumerate(kept):
-            longer = next((m for m in (meld + (tile,), (tile,) + meld)
-                           if _verdict(m, preset).legal and referee_turn(
-                               (with_joker[i],), (m,), opened=True, preset=preset,
-                               rack=rack).legal), None)
-            if longer is not None:
-                kept[i] = longer
-                score += weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
-                break
-    return _Found(melds=tuple(kept) + rest.melds, score=score, complete=rest.complete)
-
-
-def _tile_key(meld: Meld) -> tuple[Tile, ...]:
-    return tuple(sorted(meld, key=Tile.sort_key))
+    referee = Referee(table=table, rack=rack, opened=True, preset=preset, solve=solve,
+                      worth=worth)
+    laid = refereed_play(referee, Laid(tuple(_sorted_sets(found.melds)), found.complete))
+    if laid is None:
+        return None
+    return _Found(melds=laid.melds, score=referee.score(laid.melds), complete=laid.complete)
 
 
 # --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------
@@ -533,6 +513,67 @@ def arrangement_hint(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSM
         return None
     return arrange([tile for meld in melds for tile in meld], preset=preset,
                    time_limit=time_limit)
+
+
+def turn_hint(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], *,
+              opened: bool, preset: Preset = PRESSMAN, rack: Sequence[Tile] | None = None,
+              time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
+    """For a turn whose table after holds an illegal set: could the same tiles be laid as a
+    turn the referee allows (same preset and options, ``opened``, rack), and how? None when
+    every set after the turn is legal.
+
+    The tiles laid are the table after less the table before. Before the initial meld the
+    table before stays as it was and the tiles laid are arranged into new sets; after it, every
+    tile is laid anew as ``best_play`` would, every tile laid required. When no arrangement
+    passes the referee (a tile went back to the rack, nothing was laid, a joker's rule no
+    arrangement keeps), the answer says so: never an arrangement the referee would refuse.
+    """
+    melds = [tuple(meld) for meld in after]
+    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
+        return None
+    old = tuple(tuple(meld) for meld in before)
+    old_tiles = Counter(tile for meld in old for tile in meld)
+    new_tiles = Counter(tile for meld in melds for tile in meld)
+    laid = tuple(sorted((new_tiles - old_tiles).elements(), key=Tile.sort_key))
+    no_turn = _not_possible((), Reason("solver_no_legal_turn"), True)
+    if not laid or old_tiles - new_tiles:
+        return no_turn
+    deadline = time.monotonic() + time_limit
+    known = tuple(rack) if rack is not None else None
+    try:
+        if not opened:
+            arranged = arrange(laid, preset=preset, time_limit=time_limit)
+            if not arranged.possible:
+                return arranged
+            table = old + arranged.table
+            return _hint_of(table, preset) if referee_turn(
+                old, table, opened=False, preset=preset, rack=known).legal else no_turn
+        everything = tuple(old_tiles.elements()) + laid
+        found = _solve(everything, (), weight=_weights("tiles"), minimum_value=0,
+                       preset=preset, deadline=deadline)
+        if found is None:
+            return arrange(everything, preset=preset, time_limit=time_limit)
+
+        def solve(required: Sequence[Tile], optional: Sequence[Tile]) -> Laid | None:
+            done = _solve((*required, *optional), (), weight=_weights("tiles"),
+                          minimum_value=0, preset=preset, deadline=deadline)
+            return None if done is None else Laid(done.melds, done.complete)
+
+        referee = Referee(table=old, rack=known if known is not None else laid, opened=True,
+                          preset=preset, solve=solve, worth=lambda _tile: 1,
+                          rack_known=known is not None)
+        play = refereed_play(referee, Laid(tuple(_sorted_sets(found.melds)), found.complete))
+    except SearchTimeout:
+        return _not_possible((), Reason("solver_timeout_arrange", {"seconds": f"{time_limit:g}"}),
+                             False)
+    if play is None or Counter(t for m in play.melds for t in m) != new_tiles:
+        return no_turn
+    return _hint_of(play.melds, preset)
+
+
+def _hint_of(table: Sequence[Meld], preset: Preset) -> Solution:
+    verdicts = _judge(table, preset)
+    return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
 
 
 def describe_arrangement(solution: Solution) -> str:
