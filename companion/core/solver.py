@@ -6,8 +6,11 @@
   or the highest rack value (``goal="value"``: face value, a joker 30, what leaves the rack)
   that can be laid while the whole table stays legal. Before the initial meld only new sets
   from the rack count, they must reach the preset's minimum, and the table is not touched
-  (RULES.md "Initial meld": "may not use or touch tiles on the table"). ``joker_rules=True``
-  also holds the play to the referee's rules on taking a joker from the table.
+  (RULES.md "Initial meld": "may not use or touch tiles on the table"). By default only a
+  play the referee allows (``solver_rules``: each candidate judged by ``referee_turn``);
+  ``any_table=True``: any legal table after the turn, as integer-programming solvers define it.
+* ``arrangement_hint`` and ``turn_hint`` (``solver_hints``): the check, turn and photo pages'
+  "these tiles can be laid as ...", the turn's held to the same referee.
 
 The search (``solver_lay``) is a dynamic program over the numbers 1..13 after van Rijn, Takes
 and Vis, run on the tiles as they are and mirrored (13 read as 1) in turns; before the initial
@@ -418,8 +421,8 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
     """
     if goal not in GOALS:
         raise ValueError(f"unknown goal `{goal}`: choose tiles or value")
-    table = tuple(tuple(meld) for meld in table)
-    table_tiles = tuple(tile for meld in table for tile in meld)
+    old: Table = tuple(tuple(meld) for meld in table)
+    table_tiles = tuple(tile for meld in old for tile in meld)
     rack = tuple(rack)
     check_inventory(table_tiles + rack, preset.jokers)
     deadline = time.monotonic() + time_limit
@@ -434,13 +437,13 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
                            deadline=deadline)
             table_laid = found is not None
             if found is not None and not any_table:
-                found = _refereed(table, rack, found, weight=weight, preset=preset,
+                found = _refereed(old, rack, found, weight=weight, preset=preset,
                                   deadline=deadline)
         else:
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
             if (found is not None and not any_table
-                    and not referee_turn(table, table + tuple(_sorted_sets(found.melds)),
+                    and not referee_turn(old, old + tuple(_sorted_sets(found.melds)),
                                          opened=False, preset=preset, rack=rack).legal):
                 found = None  # never seen: the search lays new sets of rack tiles only
     except SearchTimeout:
@@ -496,89 +499,14 @@ def _refereed(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any]
     return _Found(melds=laid.melds, score=referee.score(laid.melds), complete=laid.complete)
 
 
-# --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------
+# --- the hints of the check, turn and photo pages live in solver_hints ------------------------
 
-HINT_TIME_LIMIT = 0.5
+from companion.core.solver_hints import (  # last: it builds on the searches above
+    HINT_TIME_LIMIT,
+    arrangement_hint,
+    describe_arrangement,
+    turn_hint,
+)
 
-
-def arrangement_hint(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN,
-                     time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
-    """For an illegal table: could its tiles be laid legally, and how? None when it is legal.
-
-    The check, turn and photo answers call this after their verdict; it never raises for a
-    table the core already accepted as input.
-    """
-    melds = [tuple(meld) for meld in table]
-    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
-        return None
-    return arrange([tile for meld in melds for tile in meld], preset=preset,
-                   time_limit=time_limit)
-
-
-def turn_hint(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], *,
-              opened: bool, preset: Preset = PRESSMAN, rack: Sequence[Tile] | None = None,
-              time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
-    """For a turn whose table after holds an illegal set: could the same tiles be laid as a
-    turn the referee allows (same preset and options, ``opened``, rack), and how? None when
-    every set after the turn is legal.
-
-    The tiles laid are the table after less the table before. Before the initial meld the
-    table before stays as it was and the tiles laid are arranged into new sets; after it, every
-    tile is laid anew as ``best_play`` would, every tile laid required. When no arrangement
-    passes the referee (a tile went back to the rack, nothing was laid, a joker's rule no
-    arrangement keeps), the answer says so: never an arrangement the referee would refuse.
-    """
-    melds = [tuple(meld) for meld in after]
-    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
-        return None
-    old = tuple(tuple(meld) for meld in before)
-    old_tiles = Counter(tile for meld in old for tile in meld)
-    new_tiles = Counter(tile for meld in melds for tile in meld)
-    laid = tuple(sorted((new_tiles - old_tiles).elements(), key=Tile.sort_key))
-    no_turn = _not_possible((), Reason("solver_no_legal_turn"), True)
-    if not laid or old_tiles - new_tiles:
-        return no_turn
-    deadline = time.monotonic() + time_limit
-    known = tuple(rack) if rack is not None else None
-    try:
-        if not opened:
-            arranged = arrange(laid, preset=preset, time_limit=time_limit)
-            if not arranged.possible:
-                return arranged
-            table = old + arranged.table
-            return _hint_of(table, preset) if referee_turn(
-                old, table, opened=False, preset=preset, rack=known).legal else no_turn
-        everything = tuple(old_tiles.elements()) + laid
-        found = _solve(everything, (), weight=_weights("tiles"), minimum_value=0,
-                       preset=preset, deadline=deadline)
-        if found is None:
-            return arrange(everything, preset=preset, time_limit=time_limit)
-
-        def solve(required: Sequence[Tile], optional: Sequence[Tile]) -> Laid | None:
-            done = _solve((*required, *optional), (), weight=_weights("tiles"),
-                          minimum_value=0, preset=preset, deadline=deadline)
-            return None if done is None else Laid(done.melds, done.complete)
-
-        referee = Referee(table=old, rack=known if known is not None else laid, opened=True,
-                          preset=preset, solve=solve, worth=lambda _tile: 1,
-                          rack_known=known is not None)
-        play = refereed_play(referee, Laid(tuple(_sorted_sets(found.melds)), found.complete))
-    except SearchTimeout:
-        return _not_possible((), Reason("solver_timeout_arrange", {"seconds": f"{time_limit:g}"}),
-                             False)
-    if play is None or Counter(t for m in play.melds for t in m) != new_tiles:
-        return no_turn
-    return _hint_of(play.melds, preset)
-
-
-def _hint_of(table: Sequence[Meld], preset: Preset) -> Solution:
-    verdicts = _judge(table, preset)
-    return Solution(True, verdicts, (), sum(v.value or 0 for v in verdicts), None, True)
-
-
-def describe_arrangement(solution: Solution) -> str:
-    """One line for the CLI: "These tiles can be laid as: ..." or why they cannot."""
-    if solution.possible:
-        return "These tiles can be laid as: " + " | ".join(
-            format_tiles(meld) for meld in solution.table)
-    return f"These tiles cannot all be laid: {solution.reason}."
+__all__ = ["GOALS", "HINT_TIME_LIMIT", "Solution", "SolverError", "arrange",
+           "arrangement_hint", "best_play", "describe_arrangement", "turn_hint"]

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from companion.core.melds import check_meld
 from companion.core.presets import Preset
 from companion.core.referee import referee_turn
 from companion.core.solver_search import SearchTimeout
@@ -103,6 +104,8 @@ def refereed_play(referee: Referee, first: Laid | None) -> Laid | None:
     Raises ``SearchTimeout`` only when the time ran out before any allowed play was found."""
     if first is not None and referee.allows(first.melds):
         return first
+    # no legal play scores more than the best table: a candidate that scores as much is best
+    bound = None if first is None else referee.score(first.melds)
     best: Laid | None = None
     best_score = 0
     try:
@@ -110,6 +113,8 @@ def refereed_play(referee: Referee, first: Laid | None) -> Laid | None:
             score = referee.score(laid.melds)
             if score > best_score and referee.allows(laid.melds):
                 best, best_score = laid, score
+                if bound is not None and score >= bound:
+                    break
     except SearchTimeout:
         if best is None:
             raise
@@ -175,9 +180,9 @@ def _jokers_in_new_sets(referee: Referee, kept: frozenset[int],
 
 
 def _legal_set(meld: Meld, referee: Referee) -> bool:
-    """A set of a freed joker and rack tiles the referee allows as a turn on an empty table
-    (the set rules only: the joker's rules are judged with the whole turn)."""
-    return referee_turn((), (meld,), opened=True, preset=referee.preset).legal
+    """A set of a freed joker and rack tiles that is legal (``check_meld``, the set validator
+    the referee judges sets with; the joker's rules are judged with the whole turn)."""
+    return check_meld(meld, preset=referee.preset).legal
 
 
 def _lengthened(referee: Referee, kept: frozenset[int], loose: Sequence[Tile],
