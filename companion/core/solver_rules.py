@@ -52,7 +52,7 @@ from companion.core.tiles import Meld, Table, Tile
 MOST_JOKER_SETS_CHOSEN = 3
 """Up to this many table sets holding a joker, every choice of which to leave in place is
 tried (2³ searches at most); beyond it (Twist: up to eight jokers) only none and all."""
-MOST_SMALL_SETS = 12
+MOST_SMALL_SETS = 4
 """Of the smallest new sets a freed joker can make with two rack tiles, so many are tried."""
 
 
