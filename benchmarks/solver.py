@@ -14,9 +14,13 @@ Instances (fixed by the seed, Pressman rules, the 106-tile box):
   jokers), the same tables with one tile removed, and with one tile swapped for another from
   the box;
 * best play: a legal table of 20, 40, 60 or 80 tiles and a rack of 14 tiles from the rest of
-  the box, the player having made the initial meld; the most rack tiles laid.
+  the box, the player having made the initial meld; the most rack tiles laid. Ours twice:
+  with the referee's rules (the default: only a play ``companion turn`` allows) and with
+  ``any_table=True`` (any legal table after, what the peer answers).
 
-The answers must agree: possible or not (arrange), the same number of rack tiles (best play).
+The answers must agree: possible or not (arrange), the same number of rack tiles (best play,
+any table); with the referee's rules never more tiles than the peer, and the referee must call
+every such play legal.
 The peer leaves a joker "free" (outside every set) when the other tiles can be laid without
 it; this benchmark counts such an answer as possible only when each free joker can join one of
 the peer's sets (``check_meld`` decides), which is what a player would do with it.
@@ -35,6 +39,7 @@ from typing import Any
 
 from companion.core.melds import check_meld
 from companion.core.presets import PRESSMAN
+from companion.core.referee import referee_turn
 from companion.core.solver import _verdict, arrange, best_play
 from companion.core.tiles import Colour, JokerKind, Tile, all_numbered_tiles
 
@@ -192,6 +197,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     peer = Peer()
     disagreements: list[str] = []
+    fewer: list[int] = []  # the referee refused the peer's best table: tiles fewer
 
     times: dict[str, tuple[list[float], list[float]]] = {}
     for kind, tiles in arrange_instances(rng, args.per_kind):
@@ -208,22 +214,34 @@ def main() -> None:
             disagreements.append(f"arrange {kind} ({len(tiles)} tiles): ours {mine.possible}, "
                                  f"peer {theirs_possible}: {' '.join(map(str, tiles))}")
     for size, table, rack in play_instances(rng, args.per_size):
-        mine, ours = timed(partial(best_play, table, rack, preset=PRESSMAN, opened=True,
-                                   time_limit=TIME_LIMIT), forget=_verdict.cache_clear)
         theirs_count, theirs = timed(partial(peer.best_play, table, rack))
-        key = f"best play, table {size}"
-        times.setdefault(key, ([], []))
-        times[key][0].append(ours)
-        times[key][1].append(theirs)
-        if len(mine.played) != theirs_count or not mine.complete:
-            disagreements.append(f"best play {size}: ours {len(mine.played)} "
-                                 f"(complete {mine.complete}), peer {theirs_count}: "
-                                 f"table {' | '.join(' '.join(map(str, m)) for m in table)}; "
-                                 f"rack {' '.join(map(str, rack))}")
+        for label, any_table in (("referee", False), ("any table", True)):
+            mine, ours = timed(partial(best_play, table, rack, preset=PRESSMAN, opened=True,
+                                       time_limit=TIME_LIMIT, any_table=any_table),
+                               forget=_verdict.cache_clear)
+            key = f"best play ({label}), table {size}"
+            times.setdefault(key, ([], []))
+            times[key][0].append(ours)
+            times[key][1].append(theirs)
+            wrong = (len(mine.played) != theirs_count if any_table
+                     else len(mine.played) > theirs_count or (mine.possible and not referee_turn(
+                         tuple(table), mine.table, opened=True, preset=PRESSMAN,
+                         rack=tuple(rack)).legal))
+            if label == "referee" and len(mine.played) < theirs_count:
+                fewer.append(theirs_count - len(mine.played))
+            if wrong or not mine.complete:
+                disagreements.append(
+                    f"best play ({label}) {size}: ours {len(mine.played)} (complete "
+                    f"{mine.complete}), peer {theirs_count}: table "
+                    f"{' | '.join(' '.join(map(str, m)) for m in table)}; "
+                    f"rack {' '.join(map(str, rack))}")
 
     for name, (ours_times, theirs_times) in times.items():
         print(summary(name, ours_times, theirs_times))
-    total = sum(len(o) for name, (o, _t) in times.items() if name != "arrange (all)")
+    print(f"with the referee's rules, {len(fewer)} plays lay fewer tiles than the peer's "
+          f"table (the referee refuses those tables), {sum(fewer)} tiles in all")
+    total = sum(len(o) for name, (o, _t) in times.items()
+                if name != "arrange (all)" and "any table" not in name)
     print(f"{total} instances, {len(disagreements)} different answers: same answer on every "
           f"instance: {'yes' if not disagreements else 'NO'}")
     for line in disagreements:

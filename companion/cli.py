@@ -57,14 +57,16 @@ def emit_json(data: Any) -> None:
 
 
 def report_verdict(verdict: Any, *, as_json: bool, laid: Sequence[Sequence[Tile]],
-                   preset: Preset) -> NoReturn:
+                   preset: Preset, hint: Any = False) -> NoReturn:
     """Print a core verdict (JSON or its plain-text report) and exit 0 legal, 1 not.
 
     When a set of ``laid`` is illegal, the solver's answer follows: could these tiles be laid
-    legally, and how (JSON ``arrangement``, null when every set is legal)."""
+    legally, and how (JSON ``arrangement``, null when every set is legal). ``hint``, when
+    given, is that answer already worked out (a turn's: ``turn_hint``)."""
     from companion.core.solver import arrangement_hint, describe_arrangement
 
-    hint = arrangement_hint(laid, preset=preset)
+    if hint is False:
+        hint = arrangement_hint(laid, preset=preset)
     if as_json:
         emit_json(verdict.to_json() | {"arrangement": hint.to_json() if hint else None})
     else:
@@ -145,21 +147,29 @@ def turn(before_text: str, after_text: str, rack_text: str | None, opened: bool,
     """Referee one turn: exit 0 legal, 1 not, 2 bad input. One of the fields may be '-' (stdin)."""
     from companion.core.presets import with_tournament_rule
     from companion.core.referee import TurnInputError, referee_typed_turn
+    from companion.core.solver import turn_hint
+    from companion.core.tiles import parse_rack, parse_table
 
     fields = {"--before": before_text, "--after": after_text, "--rack": rack_text}
     from_stdin = [name for name, text in fields.items() if text == "-"]
     if len(from_stdin) > 1:
         raise BadInput(f"only one of {', '.join(from_stdin)} can read standard input ('-')")
     try:
+        before, after = read_argument(before_text), read_argument(after_text)
+        rack = None if rack_text is None else read_argument(rack_text)
         verdict = referee_typed_turn(
-            read_argument(before_text), read_argument(after_text), opened=opened,
+            before, after, opened=opened,
             preset=with_tournament_rule(get_preset(preset), tournament_rule),
-            rack_text=None if rack_text is None else read_argument(rack_text),
-            over_time=over_time)
+            rack_text=rack, over_time=over_time)
     except (TurnInputError, UnknownPresetError) as error:
         raise BadInput(str(error)) from error
+    # the hint is held to the same referee: only an arrangement this turn could have made
+    hint = turn_hint(parse_table(before), [meld.tiles for meld in verdict.set_verdicts],
+                     opened=opened, preset=verdict.preset,
+                     rack=parse_rack(rack) if rack and rack.strip() else None)
     report_verdict(verdict, as_json=as_json,
-                   laid=[meld.tiles for meld in verdict.set_verdicts], preset=verdict.preset)
+                   laid=[meld.tiles for meld in verdict.set_verdicts], preset=verdict.preset,
+                   hint=hint)
 
 
 @main.command("read-photo")
@@ -279,16 +289,26 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
               help="Lay the most tiles, or the most value (a joker counts 30).")
 @click.option("--time-limit", default=2.0, show_default=True, type=Seconds(0.01, 600),
               help="Seconds before the search answers with the best found so far.")
+@click.option("--tournament-rule", is_flag=True,
+              help="Sabra tournament rule: a joker taken from a group of three needs both "
+                   "missing tiles.")
+@click.option("--any-table", is_flag=True,
+              help="Any legal table after the turn counts, even one the referee refuses "
+                   "(a freed joker left in an old set); by default only plays `companion "
+                   "turn` allows.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goal: str,
-          time_limit: float, as_json: bool) -> None:
-    """What can be laid: exit 0 possible, 1 not, 2 bad input."""
+          time_limit: float, tournament_rule: bool, any_table: bool, as_json: bool) -> None:
+    """What can be laid: exit 0 possible, 1 not, 2 bad input.
+
+    By default the play offered is one `companion turn` judges legal under the same rules."""
+    from companion.core.presets import with_tournament_rule
     from companion.core.solver import arrange, best_play
     from companion.core.tiles import parse_rack, parse_table
 
     if table_text == "-" and rack_text == "-":
         raise BadInput("only one of --table, --rack can read standard input ('-')")
-    rules = get_preset(preset)
+    rules = with_tournament_rule(get_preset(preset), tournament_rule)
     try:
         table = parse_table(read_argument(table_text))
         if rack_text is None:
@@ -299,7 +319,7 @@ def solve(table_text: str, rack_text: str | None, opened: bool, preset: str, goa
         else:
             rack = parse_rack(read_argument(rack_text))
             solution = best_play(table, rack, preset=rules, opened=opened, goal=goal.lower(),
-                                 time_limit=time_limit)
+                                 time_limit=time_limit, any_table=any_table)
     except (NotationError, ImpossibleTilesError) as error:
         raise BadInput(str(error)) from error
     if as_json:

@@ -396,3 +396,8 @@ def _(r: Reason) -> str:
 @renders("solver_nothing_to_lay")
 def _(r: Reason) -> str:
     return "nothing from your rack can be laid: draw a tile"
+
+
+@renders("solver_no_legal_turn")
+def _(r: Reason) -> str:
+    return "no arrangement of these tiles makes a turn the rules allow"

@@ -91,11 +91,22 @@ def _still_does_its_job(old: JokerPlace, new: JokerPlace, before: Table, after: 
 
 def new_sets(before: Table, after: Table, unchanged: Mapping[int, int]) -> frozenset[int]:
     """The sets after the turn that hold no whole set from before (see the module docstring)."""
-    moved = [Counter(meld) for index, meld in enumerate(before) if index not in unchanged]
+    moved = [(len(meld), Counter(meld)) for index, meld in enumerate(before)
+             if index not in unchanged]
     kept_after = set(unchanged.values())
-    return frozenset(
-        index for index, meld in enumerate(after)
-        if index not in kept_after and not any(not old - Counter(meld) for old in moved))
+    new: set[int] = set()
+    for index, meld in enumerate(after):
+        if index in kept_after:
+            continue
+        # a set of fewer tiles cannot hold an old one: most pairs are settled by length alone
+        candidates = [old for size, old in moved if size <= len(meld)]
+        if candidates:
+            here = Counter(meld)
+            if any(all(here[tile] >= count for tile, count in old.items())
+                   for old in candidates):
+                continue
+        new.add(index)
+    return frozenset(new)
 
 
 def rack_tile_count(meld: Meld, played: Counter[Tile], leave_out: JokerKind | None = None) -> int:

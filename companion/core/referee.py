@@ -352,15 +352,19 @@ def _distinct_homes(candidates: dict[int, list[int]]) -> dict[int, int]:
 
 
 def _exchanged_in_place(index: int, turn: _Turn) -> bool:
-    """Did a tile a freed joker stood for take its place: is it in the set after the turn that
-    holds most of the old set's tiles?"""
-    old = turn.before[index]
-    home = descendant(old, turn.after)
-    if home is None:
-        return False
+    """Did a tile a freed joker stood for take its place: is it, new to the set, in a set
+    after the turn that holds tiles of the old set?
+
+    Not only the set holding *most* of them: once the joker is exchanged "the meld may be
+    manipulated" (seed 004) in the same turn, so ``K3 K4 J K6 K7 K8`` may become
+    ``K3 K4 K5 | K6 K7 K8`` with K5 from the rack (the K5 lies beside K4, where the joker
+    stood, though ``K6 K7 K8`` keeps more of the old set)."""
+    old = numbered(turn.before[index])
     options = frozenset().union(*(option_tiles(joker.was.options) for joker in turn.freed
                                   if joker.was.set_index == index))
-    return any(tile in options for tile in (numbered(turn.after[home]) - numbered(old)))
+    return any(old & numbered(meld)
+               and any(tile in options for tile in numbered(meld) - old)
+               for meld in turn.after)
 
 
 def _joker_needs_two_rack_tiles(turn: _Turn) -> list[Violation]:

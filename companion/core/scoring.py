@@ -367,6 +367,12 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
     """Scores copied from a paper sheet: every player's, summing to zero, one plus score.
 
     ``winner``, when given, must be the player with the plus score.
+
+    Every score 0 balances too: the pool ran out with every rack worth the same, and the winner
+    the table named scored +0 (``score_exhausted`` records such a game as 0 / 0 itself). The
+    paper cannot show who won it, and the rules give every game one winner (the session goes
+    to "the player who won the most games", seed 000), so the winner must be named; the app
+    never picks one (as for a tie on the lowest rack).
     """
     players = tuple(players)
     by_name: dict[str, int] = {}
@@ -382,6 +388,15 @@ def check_paper_scores(players: Sequence[str], scores: Mapping[str, int], *,
                                player=name, field="scores", code="score_missing",
                                params={"name": name})
     total = sum(by_name.values())
+    if not any(by_name.values()):
+        named = None if winner is None or not winner.strip() else _resolve_name(
+            players, winner, "winner")
+        if named is None:
+            raise ScoringError("every score is 0: say who won the game (the winner of a game "
+                               "tied on equal racks scores +0)", field="winner",
+                               code="zero_needs_winner")
+        return GameResult(Ending.PAPER, named, players, tuple(0 for _ in players),
+                          tuple(None for _ in players))
     winners = [name for name in players if by_name[name] > 0]
     unbalanced = (f"the scores add up to {signed(total)}, not 0 (a difference of "
                   f"{signed(total)})")

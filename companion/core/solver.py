@@ -6,8 +6,11 @@
   or the highest rack value (``goal="value"``: face value, a joker 30, what leaves the rack)
   that can be laid while the whole table stays legal. Before the initial meld only new sets
   from the rack count, they must reach the preset's minimum, and the table is not touched
-  (RULES.md "Initial meld": "may not use or touch tiles on the table"). ``joker_rules=True``
-  also holds the play to the referee's rules on taking a joker from the table.
+  (RULES.md "Initial meld": "may not use or touch tiles on the table"). By default only a
+  play the referee allows (``solver_rules``: each candidate judged by ``referee_turn``);
+  ``any_table=True``: any legal table after the turn, as integer-programming solvers define it.
+* ``arrangement_hint`` and ``turn_hint`` (``solver_hints``): the check, turn and photo pages'
+  "these tiles can be laid as ...", the turn's held to the same referee.
 
 The search (``solver_lay``) is a dynamic program over the numbers 1..13 after van Rijn, Takes
 and Vis, run on the tiles as they are and mirrored (13 read as 1) in turns; before the initial
@@ -34,6 +37,7 @@ from companion.core.presets import PRESSMAN, Preset
 from companion.core.reasons import Reason
 from companion.core.referee import referee_turn
 from companion.core.solver_lay import lay
+from companion.core.solver_rules import Laid, Referee, refereed_play
 from companion.core.solver_search import (
     COLOUR_COUNT,
     Plan,
@@ -56,7 +60,6 @@ from companion.core.tiles import (
     check_inventory,
     format_tiles,
 )
-from companion.core.turn_verdicts import ViolationCode
 
 Goal = Literal["tiles", "value"]
 GOALS: tuple[str, ...] = ("tiles", "value")
@@ -405,41 +408,50 @@ def _fits_somewhere(tile: Tile, counts: list[list[int]], joker_width: int) -> bo
 
 def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
               preset: Preset = PRESSMAN, opened: bool, goal: str = "tiles",
-              time_limit: float = DEFAULT_TIME_LIMIT, joker_rules: bool = False) -> Solution:
-    """The most rack tiles (or the highest value) that can be laid, the table staying legal.
+              time_limit: float = DEFAULT_TIME_LIMIT, any_table: bool = False) -> Solution:
+    """The most rack tiles (or the highest value) that can be laid in one turn.
 
-    ``joker_rules``: the play must also pass the referee's rules on taking a joker from the
-    table (see ``_keeping_joker_rules``); off, as the issue defines best play (and as the
-    integer-programming solvers do), any legal table counts.
+    By default only a play the referee allows (``referee_turn`` under the same preset, with
+    its session options, and ``opened``: see ``solver_rules``). ``any_table=True``: any legal
+    table after the turn counts, as integer-programming solvers define best play (a joker may
+    then be freed and left where the referee refuses it).
 
     Raises ``ImpossibleTilesError`` when the table and rack together hold a third copy of a
     tile, and ``ValueError`` for an unknown goal.
     """
     if goal not in GOALS:
         raise ValueError(f"unknown goal `{goal}`: choose tiles or value")
-    table = tuple(tuple(meld) for meld in table)
-    table_tiles = tuple(tile for meld in table for tile in meld)
+    old: Table = tuple(tuple(meld) for meld in table)
+    table_tiles = tuple(tile for meld in old for tile in meld)
     rack = tuple(rack)
     check_inventory(table_tiles + rack, preset.jokers)
     deadline = time.monotonic() + time_limit
     weight = _weights(goal)
     as_laid = tuple(check_meld(meld, preset=preset) for meld in table)
+    table_laid = True
     if not rack:
         return _not_possible(as_laid, Reason("solver_rack_empty"), True)
     try:
         if opened:
             found = _solve(table_tiles, rack, weight=weight, minimum_value=0, preset=preset,
                            deadline=deadline)
-            if found is not None and joker_rules:
-                found = _keeping_joker_rules(tuple(tuple(m) for m in table), rack, found,
-                                             weight=weight, preset=preset, deadline=deadline)
+            table_laid = found is not None
+            if found is not None and not any_table:
+                found = _refereed(old, rack, found, weight=weight, preset=preset,
+                                  deadline=deadline)
         else:
             found = _solve((), rack, weight=weight, minimum_value=preset.initial_meld,
                            preset=preset, deadline=deadline)
+            if (found is not None and not any_table
+                    and not referee_turn(old, old + tuple(_sorted_sets(found.melds)),
+                                         opened=False, preset=preset, rack=rack).legal):
+                found = None  # never seen: the search lays new sets of rack tiles only
     except SearchTimeout:
         return _not_possible(as_laid, Reason("solver_timeout_play", {"seconds": f"{time_limit:g}"}),
                              False)
     if found is None:
+        if opened and table_laid:  # the table can be laid; the referee allows no play with it
+            return _not_possible(as_laid, Reason("solver_nothing_to_lay"), True)
         if opened:
             why = arrange(table_tiles, preset=preset, time_limit=max(0.1, deadline -
                                                                      time.monotonic()))
@@ -448,7 +460,10 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
                                  why.complete)
         return _not_possible(as_laid, Reason("solver_meld_out_of_reach", {
             "needed": preset.initial_meld, "preset": preset.name}), True)
-    played_counter = found.used - Counter(table_tiles)
+    # after the initial meld every table tile is laid again, so what leaves the rack is the
+    # new table less the old; before it the table is not touched and every tile laid is the
+    # rack's, even where a copy of it lies on the table (the box holds two of every tile)
+    played_counter = found.used - Counter(table_tiles) if opened else found.used
     played = tuple(sorted(played_counter.elements(), key=Tile.sort_key))
     if not played:
         return _not_possible(as_laid, Reason("solver_nothing_to_lay"), True)
@@ -465,76 +480,33 @@ def best_play(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], *,
     return Solution(True, verdicts, played, value, None, found.complete)
 
 
-JOKER_RULES = frozenset({
-    ViolationCode.JOKER_NOT_REUSED, ViolationCode.JOKER_SET_MANIPULATED,
-    ViolationCode.JOKER_NEEDS_TWO_RACK_TILES, ViolationCode.JOKER_NOT_EXCHANGED,
-    ViolationCode.JOKER_NEEDS_BOTH_MISSING_TILES, ViolationCode.BONUS_JOKER_REPLACED_JOKER})
-"""The referee's rules on taking a joker from the table (``referee.py`` cites the seeds)."""
+def _refereed(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
+              preset: Preset, deadline: float) -> _Found | None:
+    """The best play the referee allows, ``found`` being the best table (``solver_rules``)."""
+    def solve(required: Sequence[Tile], optional: Sequence[Tile]) -> Laid | None:
+        done = _solve(required, optional, weight=weight, minimum_value=0, preset=preset,
+                      deadline=deadline)
+        return None if done is None else Laid(done.melds, done.complete)
 
+    def worth(tile: Tile) -> int:
+        return int(weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0])
 
-def _keeping_joker_rules(table: Table, rack: Meld, found: _Found, *, weight: dict[str, Any],
-                         preset: Preset, deadline: float) -> _Found:
-    """The play found, unless it takes a joker from the table in a way the referee refuses
-    (seed 000: a retrieved joker must be played "to make a new set"; Sabra Way: only in
-    exchange for a tile from the rack, and a set holding a joker may not be split). Then the
-    best play that leaves every set holding a joker where it lies, each such set perhaps
-    lengthened by rack tiles the play leaves over (``R3 R4 J`` + ``R5``): a play the rules
-    always allow, though a cleverer retrieval might lay more."""
-    with_joker = [meld for meld in table if any(tile.is_joker for tile in meld)]
-    laid = Counter(_tile_key(meld) for meld in found.melds)
-    if all(laid[_tile_key(meld)] >= count
-           for meld, count in Counter(tuple(m) for m in with_joker).items()):
-        return found  # every set holding a joker is still on the table as it was
-    new_table = tuple(_sorted_sets(found.melds))
-    turn = referee_turn(table, new_table, opened=True, preset=preset, rack=rack)
-    if not any(violation.code in JOKER_RULES for violation in turn.violations):
-        return found
-    loose = [tile for meld in table if not any(t.is_joker for t in meld) for tile in meld]
-    rest = _solve(loose, rack, weight=weight, minimum_value=0, preset=preset, deadline=deadline)
-    if rest is None:
-        return found
-    kept = [tuple(meld) for meld in with_joker]
-    left_over = Counter(rack) - (rest.used - Counter(loose))
-    score = rest.score
-    for tile in sorted(left_over.elements(), key=Tile.sort_key):
-        for i, meld in enumerate(kept):
-            longer = next((m for m in (meld + (tile,), (tile,) + meld)
-                           if _verdict(m, preset).legal and referee_turn(
-                               (with_joker[i],), (m,), opened=True, preset=preset,
-                               rack=rack).legal), None)
-            if longer is not None:
-                kept[i] = longer
-                score += weight["joker"] if tile.is_joker else weight["numbers"][tile.number or 0]
-                break
-    return _Found(melds=tuple(kept) + rest.melds, score=score, complete=rest.complete)
-
-
-def _tile_key(meld: Meld) -> tuple[Tile, ...]:
-    return tuple(sorted(meld, key=Tile.sort_key))
-
-
-# --- for the check, turn and photo pages: "these tiles can be laid as: ..." -------------------
-
-HINT_TIME_LIMIT = 0.5
-
-
-def arrangement_hint(table: Sequence[Sequence[Tile]], *, preset: Preset = PRESSMAN,
-                     time_limit: float = HINT_TIME_LIMIT) -> Solution | None:
-    """For an illegal table: could its tiles be laid legally, and how? None when it is legal.
-
-    The check, turn and photo answers call this after their verdict; it never raises for a
-    table the core already accepted as input.
-    """
-    melds = [tuple(meld) for meld in table]
-    if not melds or all(check_meld(meld, preset=preset).legal for meld in melds):
+    referee = Referee(table=table, rack=rack, opened=True, preset=preset, solve=solve,
+                      worth=worth)
+    laid = refereed_play(referee, Laid(tuple(_sorted_sets(found.melds)), found.complete))
+    if laid is None:
         return None
-    return arrange([tile for meld in melds for tile in meld], preset=preset,
-                   time_limit=time_limit)
+    return _Found(melds=laid.melds, score=referee.score(laid.melds), complete=laid.complete)
 
 
-def describe_arrangement(solution: Solution) -> str:
-    """One line for the CLI: "These tiles can be laid as: ..." or why they cannot."""
-    if solution.possible:
-        return "These tiles can be laid as: " + " | ".join(
-            format_tiles(meld) for meld in solution.table)
-    return f"These tiles cannot all be laid: {solution.reason}."
+# --- the hints of the check, turn and photo pages live in solver_hints ------------------------
+
+from companion.core.solver_hints import (  # last: it builds on the searches above
+    HINT_TIME_LIMIT,
+    arrangement_hint,
+    describe_arrangement,
+    turn_hint,
+)
+
+__all__ = ["GOALS", "HINT_TIME_LIMIT", "Solution", "SolverError", "arrange",
+           "arrangement_hint", "best_play", "describe_arrangement", "turn_hint"]

@@ -139,6 +139,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "solver_meld_out_of_reach": {"": _("no sets from your rack reach the initial meld of "
                                        "%(needed)s (%(preset)s): draw a tile")},
     "solver_nothing_to_lay": {"": _("nothing from your rack can be laid: draw a tile")},
+    "solver_no_legal_turn": {"": _("no arrangement of these tiles makes a turn the rules "
+                                   "allow")},
 }
 
 

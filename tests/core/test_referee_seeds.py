@@ -324,8 +324,24 @@ MORE = [
          "B1 B2 B3 | J J K7", "J J K7", (), "sabra"),
 ]
 
+ISSUE_26 = [
+    Turn(SABRA_LOCKED + " (rearranged in the same turn)", "K3 K4 J K6 K7 K8",
+         "K3 K4 K5 | K6 K7 K8 | J R9 B9", "K5 R9 B9", (), "sabra"),
+    Turn(SABRA_LOCKED + " (the exchange tile may lie in any part of the old set)",
+         "K3 K4 J K6 K7 K8", "K3 K4 K5 K6 | K7 K8 K9 | J R9 B9", "K5 K9 R9 B9", (), "sabra"),
+    Turn(SABRA_LOCKED + " (split while it holds its joker)", "K3 K4 J K6 K7 K8",
+         "K3 K4 J | K5 K6 K7 K8", "K5", ("joker_set_manipulated",), "sabra"),
+    Turn(SABRA_LOCKED + " (split while it holds its joker)", "K3 K4 J K6 K7 K8",
+         "K3 K4 J | K6 K7 K8 K9", "K9", ("joker_set_manipulated",), "sabra"),
+    Turn(SABRA_TAKE + " (the exchange tile in an unrelated set)", "K3 K4 J K6 K7 K8 | R5 B5 O5",
+         "K3 K4 K5 K6 K7 K8 | R5 B5 O5 | J R9 B9", "K5 R9 B9", (), "sabra"),
+    Turn(SABRA_EXCHANGE + " (the K5 came from the table, not the hand)",
+         "K3 K4 J K6 K7 K8 | K5 R5 B5 O5", "K3 K4 K5 | K6 K7 K8 | R5 B5 O5 | J R9 B9", "R9 B9",
+         ("joker_not_exchanged",), "sabra"),
+    Turn(NEW_SET_000, "K5 J K7", "K5 K6 K7 J", "K6", ("joker_not_reused",)),
+]
 
-ALL = ISSUE_8 + PRESSMAN_AND_WIKI + SABRA + TWIST + INITIAL_MELD + MORE
+ALL = ISSUE_26 + ISSUE_8 + PRESSMAN_AND_WIKI + SABRA + TWIST + INITIAL_MELD + MORE
 
 
 @pytest.mark.parametrize("turn", ALL, ids=[

@@ -180,13 +180,30 @@ def test_paper_scores_need_exactly_one_plus_score() -> None:
     with pytest.raises(UnbalancedScoresError, match="A and B all have plus scores"):
         check_paper_scores(("A", "B", "C"), {"A": 5, "B": 5, "C": -10})
     with pytest.raises(UnbalancedScoresError, match="nobody has a plus score"):
-        check_paper_scores(("A", "B"), {"A": 0, "B": 0})
+        check_paper_scores(("A", "B"), {"A": 0, "B": -3})
     with pytest.raises(ScoringError, match="B is named the winner, but A has the plus score"):
         check_paper_scores(("A", "B"), {"A": 5, "B": -5}, winner="B")
     with pytest.raises(ScoringError, match="B's score is missing"):
         check_paper_scores(("A", "B"), {"A": 0})
 
 
+
+
+def test_a_paper_sheet_of_zeros_balances_with_the_winner_named() -> None:
+    # the pool ran out with equal racks: the app itself records 0 / 0 (the winner named by
+    # the table, +0); "the winner's score should equal the total of the other players' minus
+    # scores" (seed 000) holds, 0 = 0
+    racks = {"A": Rack.of_total(12), "B": Rack.of_total(12)}
+    recorded = score_exhausted(("A", "B"), racks, preset=PRESSMAN, winner="B")
+    assert recorded.scores == (0, 0)
+    typed = check_paper_scores(("A", "B"), {"A": 0, "B": 0}, winner="B")
+    assert typed.winner == "B" and typed.scores == (0, 0) and typed.check.balanced
+    assert check_paper_scores(("A", "B", "C"), {"A": 0, "B": 0, "C": 0}, winner="a").winner == "A"
+    with pytest.raises(ScoringError, match="every score is 0: say who won") as caught:
+        check_paper_scores(("A", "B"), {"A": 0, "B": 0})
+    assert caught.value.code == "zero_needs_winner" and caught.value.field == "winner"
+    with pytest.raises(ScoringError, match="is not a player"):
+        check_paper_scores(("A", "B"), {"A": 0, "B": 0}, winner="Z")
 
 
 def test_the_golden_score_table_adds_up_and_ranks() -> None:

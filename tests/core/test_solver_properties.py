@@ -135,7 +135,7 @@ def test_best_play_lays_as_many_rack_tiles_as_the_brute_force(table_tiles, rack)
     if not splits:
         return  # the table must be legal before a turn
     table = splits[0]
-    solution = best_play(table, rack, preset=PRESSMAN, opened=True)
+    solution = best_play(table, rack, preset=PRESSMAN, opened=True, any_table=True)
     expected = brute_best_rack_count(table_tiles, rack, PRESSMAN)
     assert len(solution.played) == expected
     if solution.possible:
@@ -185,7 +185,8 @@ def test_best_play_by_value_takes_as_much_off_the_rack_as_the_brute_force(table_
     splits = brute_partitions(table_tiles, PRESSMAN)
     if not splits:
         return
-    solution = best_play(splits[0], rack, preset=PRESSMAN, opened=True, goal="value")
+    solution = best_play(splits[0], rack, preset=PRESSMAN, opened=True, goal="value",
+                         any_table=True)
     assert solution.value == brute_best_rack_value(table_tiles, rack, PRESSMAN)
     if solution.possible:
         assert_legal_and_exact(solution, table_tiles + solution.played, PRESSMAN)
@@ -204,7 +205,7 @@ def test_best_play_with_double_jokers_lays_as_many_rack_tiles_as_the_brute_force
     splits = brute_partitions(table_tiles, TWIST)
     if not splits:
         return
-    solution = best_play(splits[0], rack, preset=TWIST, opened=True)
+    solution = best_play(splits[0], rack, preset=TWIST, opened=True, any_table=True)
     assert len(solution.played) == brute_best_rack_count(table_tiles, rack, TWIST)
     if solution.possible:
         assert_legal_and_exact(solution, table_tiles + solution.played, TWIST)
@@ -256,14 +257,14 @@ def test_a_plan_found_mirrored_reads_back_as_legal_sets() -> None:
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_tiles(low=3, jokers=2, most=7), small_tiles(low=3, jokers=1, most=4),
        st.sampled_from([PRESSMAN, SABRA]))
-def test_with_the_joker_rules_every_play_passes_the_referee(table_tiles, rack, preset) -> None:
+def test_by_default_every_play_passes_the_referee(table_tiles, rack, preset) -> None:
     if Counter(table_tiles + rack)[JOKER] > 2 or max(
             Counter(t for t in table_tiles + rack if not t.is_joker).values(), default=0) > 2:
         return
     splits = brute_partitions(table_tiles, preset)
     if not splits:
         return
-    play = best_play(splits[0], rack, opened=True, preset=preset, joker_rules=True)
+    play = best_play(splits[0], rack, opened=True, preset=preset)
     if play.possible:
         assert referee_turn(tuple(splits[0]), play.table, opened=True, preset=preset,
                             rack=rack).legal

@@ -188,3 +188,18 @@ def test_the_migrations_build_exactly_the_models_schema(tmp_path: Path) -> None:
             differences = compare_metadata(MigrationContext.configure(connection),
                                            db.metadata)
     assert differences == []
+
+
+def test_a_paper_sheet_of_zeros_is_kept_once_the_winner_is_named(client: FlaskClient) -> None:
+    # equal racks when the pool ran out: the app itself records 0 / 0; typed from paper the
+    # same game balances too, and the winner (+0) is the one the table names
+    session_id, key = start(client, ["Ann", "Bob"])
+    unnamed = post_game(client, session_id, key, {"ending": "paper",
+                                                  "scores": {"Ann": 0, "Bob": 0}})
+    assert unnamed.status_code == 422 and "say who won" in unnamed.json["error"]
+    assert games_stored(client, session_id) == 0
+    named = post_game(client, session_id, key, {"ending": "paper", "winner": "Bob",
+                                                "scores": {"Ann": 0, "Bob": 0}})
+    assert named.status_code in (200, 201), named.json
+    assert named.json["scores"] == {"Ann": 0, "Bob": 0} and named.json["winner"] == "Bob"
+    assert games_stored(client, session_id) == 1

@@ -361,6 +361,7 @@ REFUSALS: list[tuple[str, Callable[[], object]]] = [
     ("not_the_winner", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 5, "Bob": -5},
                                                   winner="Bob")),
     ("score_missing", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 5})),
+    ("zero_needs_winner", lambda: check_paper_scores(["Ann", "Bob"], {"Ann": 0, "Bob": 0})),
     ("name_twice", lambda: check_players(["Ann", "ann"])),
     ("player_count", lambda: check_players(["Ann"])),
     ("name_too_long", lambda: check_players(["A" * 40, "Bob"])),

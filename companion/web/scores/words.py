@@ -152,6 +152,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "rounds_range": lambda p: gettext("the number of rounds must be 1 to %(most)s, not "
                                       "%(rounds)s", **p),
     "no_winner": lambda p: gettext("say who went out (the winner)"),
+    "zero_needs_winner": lambda p: gettext("every score is 0: say who won the game (the winner "
+                                           "of a game tied on equal racks scores +0)"),
     "score_over_box": lambda p: gettext("%(name)s's score %(points)s is more than one game can "
                                         "produce under these rules: every tile in the box is "
                                         "worth %(most)s", name=p["name"],

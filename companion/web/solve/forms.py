@@ -42,3 +42,7 @@ class SolveForm(FlaskForm):
         SelectChoice("value", _l("the most value (a joker counts 30)"))], default="tiles")
     preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman",
                          render_kw={"data-preset-picker": ""})
+    tournament_joker_rule = BooleanField(
+        _l("Tournament rule: a joker taken from a group of three needs both missing tiles"))
+    any_table = BooleanField(_l("Any legal table after the turn (even one the referee "
+                                "refuses: a freed joker left in an old set)"))

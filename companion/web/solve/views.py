@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from flask import Blueprint, render_template, request
 
-from companion.core.presets import get_preset
+from companion.core.presets import get_preset, with_tournament_rule
 from companion.core.solver import Solution, arrange, best_play
 from companion.core.tiles import ImpossibleTilesError, Tile, parse_rack, parse_table
 from companion.web.solve.forms import SolveForm
@@ -46,14 +46,15 @@ def what_can_i_play() -> tuple[str, int]:
         valid = all(checked)  # every field checked first, so that every error shows
     solution, sets = None, None
     if submitted and valid:
-        preset = get_preset(form.preset.data)
+        preset = with_tournament_rule(get_preset(form.preset.data),
+                                      bool(form.tournament_joker_rule.data))
         table = parse_table(form.table.data or "")
         rack = parse_rack(form.rack.data or "")
         old_tiles = [tile for meld in table for tile in meld]
         try:
             if rack:
                 solution = best_play(table, rack, preset=preset, opened=form.opened.data,
-                                     goal=form.goal.data)
+                                     goal=form.goal.data, any_table=bool(form.any_table.data))
             else:
                 solution = arrange(old_tiles, preset=preset)
                 old_tiles = list(old_tiles)

@@ -8,7 +8,8 @@ from flask import Blueprint, jsonify
 
 from companion.core.presets import with_tournament_rule
 from companion.core.referee import TurnInputError, referee_typed_turn
-from companion.core.solver import arrangement_hint
+from companion.core.solver import turn_hint
+from companion.core.tiles import parse_rack, parse_table
 from companion.web.api import ApiInputError, json_body, preset_field
 
 bp = Blueprint("turns_api", __name__)
@@ -55,5 +56,9 @@ def referee_turn() -> Any:
     except TurnInputError as error:
         extra = {} if error.cause is None else {"code": error.cause.code}
         raise ApiInputError(str(error), error.where, extra=extra) from error
-    hint = arrangement_hint([meld.tiles for meld in verdict.set_verdicts], preset=preset)
+    # held to the same referee: only an arrangement this turn could have made
+    rack = texts["rack"]
+    hint = turn_hint(parse_table(texts["before"] or ""),
+                     [meld.tiles for meld in verdict.set_verdicts], opened=opened,
+                     preset=preset, rack=parse_rack(rack) if rack and rack.strip() else None)
     return jsonify(verdict.to_json() | {"arrangement": hint.to_json() if hint else None})

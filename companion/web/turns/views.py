@@ -6,8 +6,8 @@ from flask import Blueprint, render_template, request
 
 from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournament_rule
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
-from companion.core.solver import arrangement_hint
-from companion.core.tiles import parse_table
+from companion.core.solver import turn_hint
+from companion.core.tiles import parse_rack, parse_table
 from companion.web.tool_text import input_error_html, verdict_penalty_text
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
 
@@ -49,8 +49,11 @@ def referee() -> tuple[str, int]:
     arrangement = None
     if verdict is not None and "illegal_set" in verdict.codes:
         # "It works, I just needed more time": could the tiles after the turn be laid at all?
-        arrangement = arrangement_hint(parse_table(form.after.data or ""),
-                                       preset=get_preset(form.preset.data))
+        # held to the same referee: only an arrangement this turn could have made
+        arrangement = turn_hint(before_table, parse_table(form.after.data or ""),
+                                opened=form.opened.data, preset=verdict.preset,
+                                rack=parse_rack(form.rack.data) if (form.rack.data or "").strip()
+                                else None)
     return render_template("turns/referee.html", form=form, verdict=verdict,
                            before_table=before_table, arrangement=arrangement,
                            bonus_jokers=form.preset.data in BONUS_JOKER_PRESETS), status
