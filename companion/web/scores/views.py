@@ -175,8 +175,9 @@ def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
     kind of viewer. For an editor the page around it is rendered every time (its buttons carry
     the browser's CSRF token); for a reader with no message waiting the whole page is the same
     for everyone at this version, so it is rendered once."""
-    if not editable and "_flashes" not in browser:
-        page_key = ("page", template, request.host_url, current_language())
+    host = host_cache_key(request.host_url)
+    if not editable and "_flashes" not in browser and host is not None:
+        page_key = ("page", template, host, current_language())
         page = view.rendered.get(page_key)
         if page is None:
             page = view.rendered[page_key] = _render_sheet(view, editable=False,
