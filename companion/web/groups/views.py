@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+
 from flask import (
     Blueprint,
     Response,

@@ -26,7 +26,6 @@ from companion.web.scores.service import (
 )
 from companion.web.transactions import begin_read
 
-
 RENDERED_KEPT = 24
 """The most rendered pieces one view keeps (kinds of viewer × languages × hosts), the least
 recently used dropped first."""

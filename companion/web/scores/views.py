@@ -48,7 +48,8 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
-from companion.web.scores.sheets import SheetView, sheet_view
+from companion.web.photos.keeping import samples_on
+from companion.web.scores.sheets import SheetView, host_cache_key, sheet_view
 from companion.web.scores.words import (
     csv_word,
     describe_change,
@@ -299,7 +300,9 @@ def game_page(score_session: ScoreSession, form: GameForm, number: int, *, editi
                            editing=editing, ending=shown_ending(form),
                            endings=ending_titles(), tie=tie,
                            tie_text=None if tie is None else refusal(tie),
-                           bonus_jokers=score_session.rules.has_bonus_jokers)
+                           bonus_jokers=score_session.rules.has_bonus_jokers,
+                           samples_on=samples_on(),
+                           sample_key=service.shareable_key(score_session))
 
 
 def posted_game_form() -> GameForm:
