@@ -172,9 +172,8 @@ def test_the_api_takes_a_sessions_own_joker_penalty(client: FlaskClient, rack: R
 def test_a_rack_photo_is_kept_for_training_only_when_asked_with_one_tile_per_tile(
         tmp_path: Path, rack: RenderedRack, rack_photo: bytes) -> None:
     from companion.web import create_app
-    from training.dataset import load_folder
-
     from companion.web.extensions import db
+    from training.dataset import load_folder
 
     samples = tmp_path / "samples"
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "SAMPLES_FOLDER": str(samples),

@@ -38,6 +38,7 @@ from companion.core.scoring import (
 )
 from companion.web.languages import current_language
 from companion.web.models import Game, ScoreSession, db
+from companion.web.photos.keeping import samples_on
 from companion.web.scores import service
 from companion.web.scores.device import device_hash, device_hash_to_grant, set_device_cookie
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
@@ -48,7 +49,6 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
-from companion.web.photos.keeping import samples_on
 from companion.web.scores.sheets import SheetView, host_cache_key, sheet_view
 from companion.web.scores.words import (
     csv_word,
