@@ -83,7 +83,7 @@
       }
       field.value = answer.tiles.map(function (tile) { return tile.tile; }).join(" ");
       box.readPhoto = input.files[0];
-      box.querySelector(".rack-photo-keep").hidden = false;
+      box.querySelector(".rack-photo-keep").hidden = !box.dataset.keepEndpoint;
       box.querySelector(".rack-photo-keep-button").disabled = false;
       field.dispatchEvent(new Event("input", { bubbles: true }));
       status.textContent = describe(answer);
@@ -104,11 +104,13 @@
     const status = box.querySelector(".rack-photo-status");
     if (!field || !box.readPhoto) return;
     const body = new FormData();
+    body.append("session", box.dataset.session);
     body.append("photo", box.readPhoto);
     body.append("tiles", field.value);
     button.disabled = true;
     try {
-      const response = await fetch(box.dataset.keepEndpoint, { method: "POST", body: body });
+      const response = await fetch(box.dataset.keepEndpoint, {
+        method: "POST", body: body, headers: { Authorization: "Bearer " + box.dataset.key } });
       const answer = await response.json();
       if (!response.ok) throw new Error(answer.error || say("photo_not_kept_reason"));
       status.classList.remove("error");

@@ -18,8 +18,8 @@ from companion.vision.classes import DATASET_NAMES, dataset_name
 from companion.vision.decode import check_photo_bytes
 
 
-def keep_sample(folder: Path, jpeg: bytes, tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]]
-                ) -> Path | None:
+def keep_sample(folder: Path, jpeg: bytes, tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]],
+                *, prefix: str = "sample") -> Path | None:
     """Write the photo ``jpeg`` with each tile's corrected identity and outline (in the
     photo's pixels) under ``folder``; the label file's path, or None when a tile cannot be
     labelled (a Twist joker the reader does not learn) or there is no tile."""
@@ -38,7 +38,7 @@ def keep_sample(folder: Path, jpeg: bytes, tiles: Sequence[tuple[Tile, Sequence[
     (folder / "labels").mkdir(parents=True, exist_ok=True)
     names = ", ".join(f"'{name}'" for name in DATASET_NAMES)
     (folder / "data.yaml").write_text(f"nc: {len(DATASET_NAMES)}\nnames: [{names}]\n")
-    stem = f"sample-{secrets.token_hex(8)}"
+    stem = f"{prefix}-{secrets.token_hex(8)}"
     (folder / "images" / f"{stem}.jpg").write_bytes(jpeg)
     label = folder / "labels" / f"{stem}.txt"
     label.write_text("\n".join(lines) + "\n")
@@ -49,7 +49,8 @@ SAMPLE_LONG_SIDE = 1600  # kept photos are shrunk to this: enough to cut tiles f
 
 
 def keep_photo_sample(folder: Path, data: bytes,
-                      tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]]) -> Path | None:
+                      tiles: Sequence[tuple[Tile, Sequence[tuple[int, int]]]], *,
+                      prefix: str = "sample") -> Path | None:
     """``keep_sample`` for an uploaded photo (any size, any format decode_for_reading reads): a copy at most
     SAMPLE_LONG_SIDE long is kept, the outlines (in the photo's pixels) scaled to it."""
     import cv2
@@ -67,4 +68,4 @@ def keep_photo_sample(folder: Path, data: bytes,
         return None
     scaled = [(tile, [(round(x * scale), round(y * scale)) for x, y in outline])
               for tile, outline in tiles]
-    return keep_sample(folder, jpeg.tobytes(), scaled)
+    return keep_sample(folder, jpeg.tobytes(), scaled, prefix=prefix)

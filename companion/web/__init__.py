@@ -19,7 +19,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import HTTPException
 
-from companion.web import hosting
+from companion.web import guards, hosting
 from companion.web.api import register_api_errors
 from companion.web.extensions import csrf, db, migrate
 
@@ -73,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(shipped_folder("migrations")))
     csrf.init_app(app)
+    guards.init_app(app)  # inside hosting's wrappers: checks the Host the app will see
     hosting.init_app(app)
 
     from companion.web import models  # noqa: F401  (registers the tables)

@@ -25,8 +25,8 @@ from companion.core.tiles import parse_rack
 from companion.web import transactions  # noqa: F401  (SQLite transactions begin as SQLAlchemy says)
 from companion.web.extensions import db
 
-__all__ = ["Game", "GameChange", "GameEntry", "Group", "GroupMember", "Player", "ScoreSession",
-           "SessionAccess", "db", "new_public_id"]
+__all__ = ["Game", "GameChange", "GameEntry", "Group", "GroupAccess", "GroupMember", "Player",
+           "ScoreSession", "SessionAccess", "db", "new_public_id"]
 
 PUBLIC_ID_BYTES = 12
 """96 random bits: 16 URL-safe characters that nobody guesses or counts through."""
@@ -241,6 +241,22 @@ class GroupMember(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(60))
 
     group: Mapped[Group] = relationship(back_populates="members")
+
+
+class GroupAccess(db.Model):  # type: ignore[name-defined,misc]
+    """A browser that started a group or used its share link: it may start the group's
+    sessions, export it and see its share link. Keyed, as ``score_access``, by the SHA-256 of
+    the browser's device token: the cookie never holds the group's edit key."""
+
+    __tablename__ = "score_group_access"
+    __table_args__ = (UniqueConstraint("device_hash", "group_id",
+                                       name="uq_score_group_access_device_group"),
+                      Index("ix_score_group_access_group_id", "group_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_hash: Mapped[str] = mapped_column(String(64))
+    group_id: Mapped[int] = mapped_column(ForeignKey("score_group.id", ondelete="CASCADE"))
+    granted_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
 # A player's games across sessions are read through their seats: without this index every

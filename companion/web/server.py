@@ -147,4 +147,5 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
         "proc_name": "companion",
         "accesslog": None,  # the app logs one line per request, with its request id
         "errorlog": "-",
+        "logger_class": "companion.web.serverlog.RedactingLogger",  # no key in a log line
     }).run()

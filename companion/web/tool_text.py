@@ -124,6 +124,7 @@ PHOTO_MESSAGES: dict[str, str] = {
     "not_an_image": _("Not an image: send a photo as JPEG, PNG, WebP or HEIC"),
     "too_large": _("The photo is too large: take it again at a lower resolution"),
     "unreadable": _("The photo cannot be read: take it again"),
+    "busy": _("The server is busy reading other photos: try again in a moment"),
 }
 """One message per ``PhotoError.code`` (English pages keep the reader's own, more detailed
 sentence)."""

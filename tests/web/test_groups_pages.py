@@ -3,6 +3,7 @@ more rounds, the player page, charts without scripts, the standings picture, imp
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -199,22 +200,26 @@ def test_importing_on_the_page_refuses_a_wrong_file_and_keeps_nothing(
     assert "Nothing was imported" in again.get_data(as_text=True)
     assert "already here" in again.get_data(as_text=True)
     data["groups"][0]["id"] = "another-group"
+    data["groups"][0]["created_at"] = data["groups"][0]["created_at"].replace("20", "19", 1)
     for session in data["groups"][0]["sessions"]:
         session["created_at"] = session["created_at"].replace("20", "19", 1)
-    taken = client.post("/groups/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(json.dumps(data).encode()), "g.json")})
-    assert taken.status_code == 422 and "(its id is taken)" in taken.get_data(as_text=True)
-    for member in data["groups"][0]["members"]:
-        del member["id"]
-    clash = client.post("/groups/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(json.dumps(data).encode()), "g.json")})
-    assert clash.status_code == 422 and "is already here" in clash.get_data(as_text=True)
-    for session in data["groups"][0]["sessions"]:
-        del session["id"]  # the server makes new public ids
+    members = {member["id"] for member in data["groups"][0]["members"]}
     moved = client.post("/groups/import", content_type="multipart/form-data", data={
         "file": (io.BytesIO(json.dumps(data).encode()), "g.json")})
-    assert moved.status_code == 302
-    assert client.get("/groups/another-group/").status_code == 200
+    assert moved.status_code == 201
+    # a page import chooses no id: the group, its players and sessions get new ones
+    assert client.get("/groups/another-group/").status_code == 404
+    page = moved.get_data(as_text=True)
+    [link] = re.findall(r'href="http://localhost/groups/([^/"]+)/"', page)
+    assert link not in (played.id, "another-group")
+    [share] = re.findall(r'value="(http://localhost/groups/[^"]+/join\?key=[^"]+)"',
+                         html.unescape(page))
+    fresh = app.test_client()  # the share link shown once opens the new group on another phone
+    assert fresh.get(share.removeprefix("http://localhost")).status_code == 302
+    assert "share-link" in fresh.get(f"/groups/{link}/").get_data(as_text=True)
+    new_members = set(re.findall(rf"/groups/{link}/players/([^\"?]+)",
+                                 fresh.get(f"/groups/{link}/").get_data(as_text=True)))
+    assert new_members and not new_members & members
     junk = client.post("/groups/import", content_type="multipart/form-data",
                        data={"file": (io.BytesIO(b"\xff"), "g.json")})
     assert junk.status_code == 422 and "not JSON" in junk.get_data(as_text=True)

@@ -194,7 +194,7 @@ def test_the_same_file_imported_from_four_phones_at_once_is_stored_once(
             "/groups/import", data={"file": (io.BytesIO(body), "backup.json")},
             content_type="multipart/form-data").status_code
 
-    assert sorted(run_together(4, upload)) == [302, 422, 422, 422]
+    assert sorted(run_together(4, upload)) == [201, 422, 422, 422]
     assert count(target, Group) == count(target, ScoreSession) == 1
 
 

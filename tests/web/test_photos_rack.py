@@ -172,28 +172,46 @@ def test_the_api_takes_a_sessions_own_joker_penalty(client: FlaskClient, rack: R
 def test_a_rack_photo_is_kept_for_training_only_when_asked_with_one_tile_per_tile(
         tmp_path: Path, rack: RenderedRack, rack_photo: bytes) -> None:
     from companion.web import create_app
+    from companion.web.extensions import db
     from training.dataset import load_folder
 
     samples = tmp_path / "samples"
-    client = create_app({"TESTING": True, "SECRET_KEY": "t", "SAMPLES_FOLDER": str(samples),
-                         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.sqlite'}"}
-                        ).test_client()
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SAMPLES_FOLDER": str(samples),
+                      "SAMPLES_PER_SESSION": 1,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.sqlite'}"})
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
     status, answer = post_rack(client, rack_photo)
     assert status == 200 and not samples.exists()  # reading keeps nothing
     read = [tile["tile"] for tile in answer["tiles"]]
+    created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).get_json()
 
-    def keep(tiles: str) -> tuple[int, dict[str, object]]:
+    def keep(tiles: str, key: str | None = created["edit_key"],
+             session: str = created["id"]) -> tuple[int, dict[str, object]]:
         response = client.post("/api/v1/rack/samples", content_type="multipart/form-data",
-                               data={"tiles": tiles, "photo": (io.BytesIO(rack_photo), "r.jpg")})
+                               headers={"Authorization": f"Bearer {key}"} if key else {},
+                               data={"tiles": tiles, "session": session,
+                                     "photo": (io.BytesIO(rack_photo), "r.jpg")})
         return response.status_code, response.get_json()
 
+    # anyone wrote to the server's disk: 61 files in 4 seconds, with no key and no quota
+    assert keep(" ".join(read), key=None)[0] == 401
+    assert keep(" ".join(read), key="wrong")[0] == 403
+    assert keep(" ".join(read), session="nosuchsession")[0] == 404
     status, refused = keep(" ".join(read[:-1]))
     assert status == 400 and "one tile for each tile found" in str(refused["error"])
-    assert not samples.exists()
+    assert not (samples / "images").exists()
     status, kept = keep(" ".join(read))
     assert status == 201 and kept == {"kept": True}
     [photo] = load_folder(samples)
     assert [str(t.tile) for t in photo.tiles] == read
+    status, full = keep(" ".join(read))  # the session's quota (1 here) is full
+    assert status == 429 and full["code"] == "session_full"
+    app.config["RACK_SAMPLES"] = False  # a club server turns keeping off
+    status, off = keep(" ".join(read))
+    assert status == 403 and off["code"] == "samples_off"
+    assert len(load_folder(samples)) == 1
 
 
 def test_a_refused_rack_photo_has_a_code_the_page_says_in_its_language(

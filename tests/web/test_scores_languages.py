@@ -280,7 +280,8 @@ def test_a_group_exported_from_a_german_page_imports_unchanged(client: FlaskClie
     with other.app_context():
         db.create_all()
     fresh = german(other.test_client())
-    assert "1 Gruppe und 0 Sitzungen importiert." in import_file(fresh, exported.data)
+    assert "1 Gruppe und 0 Sitzungen importiert, mit neuen Links." in import_file(
+        fresh, exported.data)
     again = import_file(fresh, exported.data)
     assert ("Nichts wurde importiert. Gruppe 1 (Donnerstag): diese Gruppe ist schon da"
             in again)

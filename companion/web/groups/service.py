@@ -24,12 +24,13 @@ from companion.web.models import (
     Game,
     GameEntry,
     Group,
+    GroupAccess,
     GroupMember,
     Player,
     ScoreSession,
     db,
 )
-from companion.web.scores.service import hash_key
+from companion.web.scores.service import hash_key, server_key
 from companion.web.transactions import begin_write
 
 MAX_GROUP_NAME = 60
@@ -71,15 +72,48 @@ def check_group_name(raw: object) -> str:
     return name
 
 
-def create_group(name: object) -> tuple[Group, str]:
-    """A new group and its edit key (only the key's hash is stored)."""
-    key = secrets.token_urlsafe(24)
+def create_group(name: object, *, device_hash: str | None = None) -> tuple[Group, str]:
+    """A new group and its edit key (only the key's hash is stored); ``device_hash`` is the
+    browser that may change it."""
     checked_name = check_group_name(name)
     begin_write()
-    group = Group(public_id=new_public_id(), name=checked_name, edit_key_hash=hash_key(key))
+    public_id = new_public_id()
+    key = group_edit_key(public_id)
+    group = Group(public_id=public_id, name=checked_name, edit_key_hash=hash_key(key))
     db.session.add(group)
+    if device_hash:
+        db.session.flush()
+        db.session.add(GroupAccess(group_id=group.id, device_hash=device_hash))
     db.session.commit()
     return group, key
+
+
+def group_edit_key(public_id: str) -> str:
+    """A group's edit key, derived from the server's secret as a session's is: the share link
+    can be shown again to a browser with access while the database keeps only the hash."""
+    return server_key(b"score-group-edit-key:" + public_id.encode())
+
+
+def shareable_group_key(group: Group) -> str | None:
+    """The key for the group's share link, when the server can make it again (groups started
+    before keys were derived keep the random key they were given, known only to their links)."""
+    key = group_edit_key(group.public_id)
+    return key if group_key_opens(group, key) else None
+
+
+def group_access(group: Group, device_hash: str | None) -> bool:
+    if not device_hash:
+        return False
+    return db.session.scalar(select(GroupAccess.id).where(
+        GroupAccess.group_id == group.id, GroupAccess.device_hash == device_hash)) is not None
+
+
+def grant_group_access(group: Group, device_hash: str) -> None:
+    """Let a browser change a group (it started it, imported it or used its share link)."""
+    begin_write()
+    if not group_access(group, device_hash):
+        db.session.add(GroupAccess(group_id=group.id, device_hash=device_hash))
+    db.session.commit()
 
 
 def find_group(public_id: str) -> Group | None:

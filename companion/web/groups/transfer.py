@@ -5,8 +5,17 @@ rules, and every game re-scored by the core from its racks (or its paper scores 
 compared with the scores in the file. A game that does not balance, a rack no box could hold,
 a session already here or twice in the file is refused with the place named; then nothing is
 imported. A session is "already here" when one with the same start time and players exists,
-or one with its public id (a session keeps its public id, so its links keep working on the
-new server; the integer keys are the server's own and change on the way).
+or one with its public id.
+
+Every game of a session's history (what an undo kept for a redo, what an edit replaced) is
+scored and checked like a game of the sheet, so a redo after an import puts back only a game
+these rules can produce; paper scores are bounded by the box, as the API bounds them.
+
+Who imports decides what the file may choose. The server's owner restoring an export
+(``companion import``, ``keep_ids=True``) keeps its public ids and edit-key hashes, so its
+links and share-to-edit links keep working. An import through the page gets fresh public ids
+and fresh edit keys (``import_data`` returns them, to be shown once): nobody can take another
+group's or session's id first, or bring a key they chose.
 """
 
 from __future__ import annotations
@@ -23,11 +32,14 @@ from sqlalchemy.orm import selectinload
 
 from companion.core.presets import Preset, UnknownPresetError, get_preset
 from companion.core.scoring import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
     Ending,
     GameResult,
     Rack,
     ScoringError,
     apply_rule_overrides,
+    box_value,
     check_name,
     check_paper_scores,
     check_players,
@@ -35,10 +47,11 @@ from companion.core.scoring import (
     name_key,
     score_exhausted,
     score_went_out,
+    signed,
 )
 from companion.core.tiles import format_tiles
 from companion.web.api import broken_text_problem
-from companion.web.groups.service import check_group_name, new_public_id
+from companion.web.groups.service import check_group_name, group_edit_key, new_public_id
 from companion.web.models import (
     Game,
     GameChange,
@@ -50,7 +63,7 @@ from companion.web.models import (
     db,
 )
 from companion.web.models import new_public_id as new_session_id
-from companion.web.scores.service import parse_rack_text, result_json
+from companion.web.scores.service import edit_key_of, hash_key, parse_rack_text, result_json
 
 FORMAT = "companion-export"
 VERSION = 1
@@ -58,6 +71,11 @@ PUBLIC_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,32}")
 """What a session's, group's or player's public id may be: it is a piece of every URL."""
 HISTORY_ACTIONS = frozenset({"recorded", "edited", "undone", "redone"})
 """What a history line says was done to a game (``GameChange.action``)."""
+KEY_HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
+"""An edit key's hash as the server keeps it (SHA-256, hex)."""
+MAX_HISTORY = 4 * MAX_ROUNDS * MAX_PLAYERS
+"""The most history lines a session brings (a record, edits, undos and redos per game)."""
+MAX_SUMMARY = 2000
 
 
 class ImportRefused(ValueError):
@@ -201,6 +219,12 @@ def _check_game(players: tuple[str, ...], rules: Preset, data: Mapping[str, Any]
     if not isinstance(racks, dict):
         raise ImportRefused("`racks` must map names to racks", where)
     if ending is Ending.PAPER:
+        most = box_value(rules)
+        for name, points in scores.items():
+            if abs(points) > most:
+                raise ImportRefused(f"{name}'s score {signed(points)} is more than one game can "
+                                    f"produce under these rules: every tile in the box is "
+                                    f"worth {most}", where)
         return check_paper_scores(players, scores, winner=winner)
     parsed = {name: _rack(name, value, where) for name, value in racks.items()}
     if ending is Ending.WENT_OUT:
@@ -230,8 +254,7 @@ def _check_session(data: object, where: str) -> CheckedSession:
                                      _object(session.get("rules") or {}, "`rules`", where))
     except (ScoringError, UnknownPresetError) as error:
         raise ImportRefused(str(error), where) from error
-    if not isinstance(session.get("edit_key_hash"), str):
-        raise ImportRefused("`edit_key_hash` is missing", where)
+    _key_hash(session, where)
     public_id = session.get("id")
     if public_id is not None and not (isinstance(public_id, str)
                                       and PUBLIC_ID_PATTERN.fullmatch(public_id)):
@@ -254,21 +277,47 @@ def _check_session(data: object, where: str) -> CheckedSession:
             results.append(_check_game(players, rules, game, at))
         except ScoringError as error:
             raise ImportRefused(str(error), at) from error
-    for change in _list(session.get("history", []), "`history`", where):
-        change = _object(change, "a history line", where)
-        _moment(change.get("at"), "a history line's `at`", where)
+    history = _list(session.get("history", []), "`history`", where)
+    if len(history) > MAX_HISTORY:
+        raise ImportRefused(f"a session's history has at most {MAX_HISTORY} lines, not "
+                            f"{len(history)}", where)
+    planned = rounds * len(players)
+    for line, change in enumerate(history, start=1):
+        at = f"{where}, history line {line}"
+        change = _object(change, "a history line", at)
+        _moment(change.get("at"), "a history line's `at`", at)
         game_number = change.get("game")
         if (isinstance(game_number, bool) or not isinstance(game_number, int)
                 or change.get("action") not in HISTORY_ACTIONS):
             raise ImportRefused("a history line needs its `game` number and `action` (one of "
-                                f"{', '.join(sorted(HISTORY_ACTIONS))})", where)
-        if not isinstance(change.get("summary", ""), str):
-            raise ImportRefused("a history line's `summary` must be text", where)
+                                f"{', '.join(sorted(HISTORY_ACTIONS))})", at)
+        if not 1 <= game_number <= planned:
+            raise ImportRefused(f"a history line's `game` must be 1 to {planned} (the "
+                                f"session's games), not {game_number}", at)
+        summary = change.get("summary", "")
+        if not isinstance(summary, str) or len(summary) > MAX_SUMMARY:
+            raise ImportRefused(f"a history line's `summary` must be text of at most "
+                                f"{MAX_SUMMARY} characters", at)
         for side in ("before", "after"):
-            if not isinstance(change.get(side), dict | None):
+            game = change.get(side)
+            if game is None:
+                continue
+            if not isinstance(game, dict):
                 raise ImportRefused(f"a history line's `{side}` must be a game (a JSON object) "
-                                    "or null", where)
+                                    "or null", at)
+            try:  # a game the history keeps may come back by a redo: it must be a game
+                _check_game(players, rules, game, f"{at}, `{side}`")
+            except ScoringError as error:
+                raise ImportRefused(str(error), f"{at}, `{side}`") from error
     return CheckedSession(session, created_at, players, rules, tuple(results))
+
+
+def _key_hash(data: Mapping[str, Any], where: str) -> str:
+    value = data.get("edit_key_hash")
+    if not isinstance(value, str) or KEY_HASH_PATTERN.fullmatch(value) is None:
+        raise ImportRefused("`edit_key_hash` must be the edit key's SHA-256 (64 hex digits)",
+                            where)
+    return value
 
 
 def _fingerprint(created_at: datetime,
@@ -286,8 +335,10 @@ def _stored_fingerprints() -> set[tuple[datetime, tuple[str, ...]]]:
     return {_fingerprint(created_at, tuple(names)) for created_at, names in seated.values()}
 
 
-def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSession]]:
-    """Everything in the file, checked; the first problem is refused with its place."""
+def check_import(payload: object, *, keep_ids: bool = True
+                 ) -> tuple[list[CheckedGroup], list[CheckedSession]]:
+    """Everything in the file, checked; the first problem is refused with its place. Ids
+    already here are refused only when the file's ids are kept (``keep_ids``)."""
     data = _object(payload, "the file", "")
     broken_text = broken_text_problem(data)
     if broken_text is not None:
@@ -309,7 +360,7 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         if fingerprint in seen:
             raise ImportRefused(f"this session is in the file twice (also {seen[fingerprint]})",
                                 where)
-        public_id = checked.data.get("id")
+        public_id = checked.data.get("id") if keep_ids else None
         if public_id in ids_stored:
             raise ImportRefused(f"a session with the id {public_id} is already here", where,
                                 code="session_here")
@@ -323,6 +374,8 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
 
     groups = []
     known_groups = set(db.session.scalars(select(Group.public_id)))
+    groups_here = {(name, started) for name, started in
+                   db.session.execute(select(Group.name, Group.created_at))}
     known_members = set(db.session.scalars(select(GroupMember.public_id)))
     for g_index, raw_group in enumerate(_list(data.get("groups", []), "`groups`", "the file"),
                                         start=1):
@@ -333,9 +386,11 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
         except ValueError as error:
             raise ImportRefused(str(error), where) from error
         where = f"group {g_index} ({name})"
-        if group.get("id") in known_groups:
+        started = _moment(group.get("created_at"), "`created_at`", where)
+        if (keep_ids and group.get("id") in known_groups) or (name, started) in groups_here:
             raise ImportRefused("this group is already here", where, code="group_here")
-        if group.get("id") is not None:
+        groups_here.add((name, started))
+        if keep_ids and group.get("id") is not None:
             if not _public_id(group.get("id")):
                 raise ImportRefused("a group's `id` must be 8 to 32 letters, digits, '-' or "
                                     "'_'", where)
@@ -361,14 +416,12 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
                 raise ImportRefused(f"player {name} is in the group twice (also as "
                                     f"{member_names[name_key(name)]})", f"{where}, members")
             member_names[name_key(name)] = name
-            if member_id in known_members:
+            if keep_ids and member_id in known_members:
                 raise ImportRefused(f"player {member['name']} is already here (its id is "
                                     "taken)", where)
-            if member_id is not None:
+            if keep_ids and member_id is not None:
                 known_members.add(member_id)
-        if not isinstance(group.get("edit_key_hash"), str):
-            raise ImportRefused("`edit_key_hash` is missing", where)
-        _moment(group.get("created_at"), "`created_at`", where)
+        _key_hash(group, where)
         sessions = tuple(
             check_new(_check_session(s, f"{where}, session {i}"), f"{where}, session {i}")
             for i, s in enumerate(_list(group.get("sessions", []), "`sessions`", where), 1))
@@ -385,31 +438,57 @@ def check_import(payload: object) -> tuple[list[CheckedGroup], list[CheckedSessi
     return groups, loose
 
 
-def import_data(payload: object) -> tuple[int, int]:
-    """Check the whole file, then store it in one transaction: (groups, sessions) imported."""
-    groups, loose = check_import(payload)
+@dataclass(frozen=True)
+class Imported:
+    """What an import stored: each group with its edit key and each session with its edit
+    key, when the import made new ones (``None`` for a restore that kept the file's)."""
+
+    groups: tuple[tuple[Group, str | None], ...]
+    sessions: tuple[tuple[ScoreSession, str | None], ...]
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        return len(self.groups), len(self.sessions)
+
+
+def import_data(payload: object, *, keep_ids: bool = True) -> tuple[int, int]:
+    """Check the whole file, then store it in one transaction: (groups, sessions) imported.
+    ``keep_ids`` keeps the file's public ids and edit-key hashes (the owner's restore)."""
+    return import_file(payload, keep_ids=keep_ids).counts
+
+
+def import_file(payload: object, *, keep_ids: bool) -> Imported:
+    """``import_data``, answering what was stored and, without ``keep_ids``, the new keys."""
+    groups, loose = check_import(payload, keep_ids=keep_ids)
+    stored_groups: list[tuple[Group, str | None]] = []
+    stored_sessions: list[tuple[ScoreSession, str | None]] = []
     for checked_group in groups:
         data = checked_group.data
-        group = Group(public_id=str(data.get("id") or new_public_id()), name=checked_group.name,
+        public_id = str(keep_ids and data.get("id") or new_public_id())
+        group_key = None if keep_ids else group_edit_key(public_id)
+        group = Group(public_id=public_id, name=checked_group.name,
                       created_at=_moment(data.get("created_at"), "", ""),
-                      edit_key_hash=data["edit_key_hash"])
+                      edit_key_hash=data["edit_key_hash"] if group_key is None
+                      else hash_key(group_key))
         db.session.add(group)
+        stored_groups.append((group, group_key))
         members: dict[str, GroupMember] = {}
         for member in data.get("members") or []:
             if isinstance(member, dict) and isinstance(member.get("name"), str):
                 members[name_key(member["name"])] = GroupMember(
-                    public_id=str(member.get("id") or new_public_id()), name=member["name"])
+                    public_id=str(keep_ids and member.get("id") or new_public_id()),
+                    name=member["name"])
         for checked in checked_group.sessions:
             for name in checked.players:
                 members.setdefault(name_key(name),
                                    GroupMember(public_id=new_public_id(), name=name))
         group.members = list(members.values())
         for checked in checked_group.sessions:
-            _store_session(checked, group, members)
+            stored_sessions.append(_store_session(checked, group, members, keep_ids=keep_ids))
     for checked in loose:
-        _store_session(checked, None, {})
+        stored_sessions.append(_store_session(checked, None, {}, keep_ids=keep_ids))
     db.session.commit()
-    return len(groups), sum(len(g.sessions) for g in groups) + len(loose)
+    return Imported(tuple(stored_groups), tuple(stored_sessions))
 
 
 def imported_version() -> int:
@@ -420,15 +499,20 @@ def imported_version() -> int:
 
 
 def _store_session(checked: CheckedSession, group: Group | None,
-                   members: Mapping[str, GroupMember]) -> None:
+                   members: Mapping[str, GroupMember], *,
+                   keep_ids: bool) -> tuple[ScoreSession, str | None]:
     data = checked.data
     score_session = ScoreSession(
-        public_id=data.get("id") or new_session_id(),
+        public_id=keep_ids and data.get("id") or new_session_id(),
         version=imported_version(),
         created_at=checked.created_at,
         updated_at=_moment(data.get("updated_at"), "", "", optional=True) or checked.created_at,
         preset_key=get_preset(data.get("preset")).key, rule_overrides=dict(data.get("rules") or {}),
         rounds=data["rounds"], edit_key_hash=data["edit_key_hash"])
+    key = None
+    if not keep_ids:  # the key a new session gets (derived from the server's secret)
+        key = edit_key_of(score_session)
+        score_session.edit_key_hash = hash_key(key)
     if group is not None:
         group.sessions.append(score_session)
     players = {name: Player(seat=seat, name=name, member=members.get(name_key(name)))
@@ -453,4 +537,5 @@ def _store_session(checked: CheckedSession, group: Group | None,
             at=_moment(change.get("at"), "", ""), summary=change.get("summary") or "",
             before=change.get("before"), after=change.get("after")))
     db.session.add(score_session)
+    return score_session, key
 

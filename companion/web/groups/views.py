@@ -1,17 +1,19 @@
 """Pages of groups: the league and sessions of a group, a player's page, charts, pictures,
 export and import.
 
-A group is reached only through its links. The browser that starts a group keeps its edit
-key in a long-lived HttpOnly, SameSite=Lax cookie of its own; the "share to edit" link
-(``/groups/<group_id>/join?key=...``) hands it to another phone. The page link alone shows
-the league and the players, without starting sessions, export or the share links.
+A group is reached only through its links. The browser that starts (or imports) a group may
+change it: a row of ``score_group_access`` keyed by the hash of the browser's device token
+(the same HttpOnly cookie the sessions use), never the edit key itself. The "share to edit"
+link (``/groups/<group_id>/join?key=...``) gives another phone the same row. The page link
+alone shows the league and the players, without starting sessions, export or the share links.
+Older versions kept the raw edit key in a ``group_key_<id>`` cookie: such a cookie that still
+opens its group becomes an access row the next time the group's page is opened, and is deleted.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 
 from flask import (
     Blueprint,
@@ -34,34 +36,50 @@ from companion.web.api import JsonTextError, parse_json_text
 from companion.web.groups import charts, picture, service, transfer
 from companion.web.groups.forms import GroupSessionForm, ImportForm, NewGroupForm
 from companion.web.languages import DEFAULT_LANGUAGE, current_language
-from companion.web.models import Group, GroupMember, db
+from companion.web.models import Group, GroupAccess, GroupMember, db
 from companion.web.scores import service as scores_service
-from companion.web.scores.views import device_hash_to_grant
+from companion.web.scores.device import device_hash, device_hash_to_grant
 from companion.web.scores.words import refusal
 from companion.web.transactions import begin_write
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
 KEY_COOKIE_PREFIX = "group_key_"
-KEY_COOKIE_AGE = timedelta(days=400)  # the longest a browser keeps a cookie
+"""The cookie older versions kept a group's edit key in (read once, to turn into access)."""
 PERIOD_TITLES = {Period.MONTH: _l("This month"), Period.YEAR: _l("This year"),
                  Period.ALL: _l("All time")}
 
 
-# The edit key in the browser -------------------------------------------------------------
+# Which browser may change a group -------------------------------------------------------
 
-def browser_key(group: Group) -> str | None:
+def old_cookie_key(group: Group) -> str | None:
+    """The edit key an older version kept raw in the group's own cookie, if any."""
     return request.cookies.get(KEY_COOKIE_PREFIX + group.public_id)
 
 
 def can_edit(group: Group) -> bool:
-    return service.group_key_opens(group, browser_key(group))
+    """This browser has access to the group; an old cookie holding the group's edit key is
+    turned into access (and deleted with the answer)."""
+    if service.group_access(group, device_hash()):
+        return True
+    key = old_cookie_key(group)
+    if key is None or not service.group_key_opens(group, key):
+        return False
+    service.grant_group_access(group, device_hash_to_grant())
+    g.drop_group_cookie = group.public_id
+    return True
 
 
-def keep_key(response: BaseResponse, group: Group, key: str) -> BaseResponse:
-    response.set_cookie(KEY_COOKIE_PREFIX + group.public_id, key, max_age=KEY_COOKIE_AGE,
-                        httponly=True, samesite="Lax", secure=request.is_secure,
-                        path=url_for(".group_page", group_id=group.public_id))
+def grant(group: Group) -> None:
+    service.grant_group_access(group, device_hash_to_grant())
+
+
+@bp.after_app_request
+def drop_old_group_cookie(response: BaseResponse) -> BaseResponse:
+    public_id = g.pop("drop_group_cookie", None)
+    if public_id is not None:
+        response.delete_cookie(KEY_COOKIE_PREFIX + public_id, httponly=True, samesite="Lax",
+                               path=url_for("groups.group_page", group_id=public_id))
     return response
 
 
@@ -140,15 +158,16 @@ def start_group() -> BaseResponse | tuple[str, int] | str:
     form = NewGroupForm()
     if form.validate_on_submit():
         try:
-            group, key = service.create_group(form.name.data)
+            group, _key = service.create_group(form.name.data,
+                                               device_hash=device_hash_to_grant())
         except service.GroupError as error:
             db.session.rollback()
+            g.pop("new_device_token", None)
             form.name.errors = [*form.name.errors, group_refusal(error)]
         else:
             flash(gettext("Group “%(name)s” started. Keep its link: it is the only way back.",
                           name=group.name), "success")
-            return keep_key(redirect(url_for(".group_page", group_id=group.public_id)),
-                            group, key)
+            return redirect(url_for(".group_page", group_id=group.public_id))
     status = 422 if request.method == "POST" else 200
     return render_template("groups/start.html", form=form, import_form=ImportForm()), status
 
@@ -159,7 +178,7 @@ def group_page(group_id: str) -> str:
     period = period_argument()
     league, sessions = service.group_overview(group, period)
     editable = can_edit(group)
-    key = browser_key(group) if editable else None
+    key = service.shareable_group_key(group) if editable else None
     return render_template(
         "groups/group.html", group=group, league=league, sessions=sessions,
         period=period, periods=PERIOD_TITLES, can_edit=editable,
@@ -176,9 +195,10 @@ def join_group(group_id: str) -> BaseResponse:
     if not service.group_key_opens(group, key):
         abort(403, description=gettext("This edit link is not right for this group: ask for it "
                                        "again."))
+    grant(group)
     flash(gettext("This phone can now start sessions of “%(name)s”.", name=group.name),
           "success")
-    return keep_key(redirect(url_for(".group_page", group_id=group_id)), group, key)
+    return redirect(url_for(".group_page", group_id=group_id))
 
 
 @bp.route("/<group_id>/sessions/new", methods=["GET", "POST"])
@@ -255,12 +275,15 @@ def export_group(group_id: str) -> Response:
 
 @bp.post("/import")
 def import_file() -> BaseResponse | tuple[str, int]:
+    """Import a file through the page: checked whole, then stored with fresh public ids and
+    fresh edit keys (this browser may change what it imported); the page shows the new links
+    and share-to-edit links once. Keeping a file's ids and keys is ``companion import``'s."""
     form = ImportForm()
     if form.validate_on_submit():
         try:
             payload = parse_json_text(form.file.data.read())
             begin_write()  # checked and stored under the write lock: two imports queue
-            groups, sessions = transfer.import_data(payload)
+            imported = transfer.import_file(payload, keep_ids=False)
         except JsonTextError as error:
             db.session.rollback()
             form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
@@ -270,13 +293,34 @@ def import_file() -> BaseResponse | tuple[str, int]:
             form.file.errors = [gettext("Nothing was imported. %(error)s",
                                         error=refusal[:1].upper() + refusal[1:])]
         else:
-            imported = ngettext("Imported %(num)s group", "Imported %(num)s groups", groups)
-            flash(ngettext("%(groups)s and %(num)s session. Open a group through its link "
-                           "(share-to-edit links keep working).",
-                           "%(groups)s and %(num)s sessions. Open a group through its link "
-                           "(share-to-edit links keep working).", sessions, groups=imported),
-                  "success")
-            return redirect(url_for(".start_group"))
+            return imported_page(imported), 201
     return render_template("groups/start.html", form=NewGroupForm(formdata=None),
                            import_form=form), 422
 
+
+def imported_page(imported: transfer.Imported) -> str:
+    """What was imported, each group and session with its new link and share-to-edit link."""
+    device = device_hash_to_grant()
+    begin_write()
+    for group, _key in imported.groups:
+        if not service.group_access(group, device):
+            db.session.add(GroupAccess(group_id=group.id, device_hash=device))
+    for score_session, _key in imported.sessions:
+        scores_service.grant_access(score_session, device)
+    db.session.commit()
+    groups = [(group.name, url_for(".group_page", group_id=group.public_id, _external=True),
+               None if key is None else url_for(".join_group", group_id=group.public_id,
+                                                key=key, _external=True))
+              for group, key in imported.groups]
+    sessions = [(", ".join(s.player_names), s.created_at,
+                 url_for("scores.score_sheet", session_id=s.public_id, _external=True),
+                 None if key is None else url_for("scores.join_session",
+                                                  session_id=s.public_id, key=key,
+                                                  _external=True))
+                for s, key in imported.sessions]
+    summary = ngettext("%(groups)s and %(num)s session, with new links.",
+                       "%(groups)s and %(num)s sessions, with new links.", len(sessions),
+                       groups=ngettext("Imported %(num)s group", "Imported %(num)s groups",
+                                       len(groups)))
+    return render_template("groups/imported.html", groups=groups, sessions=sessions,
+                           summary=summary)

@@ -18,6 +18,7 @@ from typing import Any
 from companion.core.presets import Preset
 from companion.core.tiles import NotationError, Table, Tile
 from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
+from companion.vision.decode import check_photo_bytes
 from companion.vision.preview import preview_of
 from companion.web.api import parse_json_text
 
@@ -63,6 +64,10 @@ class CarriedPhoto:
         except (binascii.Error, ValueError, TypeError, KeyError):  # JsonTextError is a ValueError
             return None
         try:
+            # a copy this page made is small: a claim of more is refused before any decode
+            if len(preview) > PREVIEW_MAX_BYTES or max(
+                    check_photo_bytes(preview)) > PREVIEW_LONGEST_SIDE:
+                return None
             decode_image(preview)  # what annotate() will do with it: refuse it here instead
         except PhotoError:
             return None

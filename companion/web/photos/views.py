@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -23,6 +22,8 @@ from companion.core.presets import Preset, UnknownPresetError, get_preset
 from companion.core.solver import Solution, arrangement_hint
 from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table, parse_table
 from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm, size_words
+from companion.web.photos.keeping import SamplesRefused, sample_place, samples_folder
+from companion.web.photos.limits import PhotosBusy, photo_slot
 from companion.web.tool_text import impossible_tiles_html, photo_error_text
 
 if TYPE_CHECKING:
@@ -57,6 +58,14 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     return render_page(upload_form), 413
 
 
+@bp.errorhandler(PhotosBusy)
+def photos_busy(error: PhotosBusy) -> tuple[str, int, dict[str, str]]:
+    """Every photo slot stayed taken: the form again, saying to try in a moment."""
+    upload_form = PhotoUploadForm(formdata=None)
+    upload_form.photo.errors = [photo_error_text(error)]
+    return render_page(upload_form), 503, {"Retry-After": str(error.retry_after)}
+
+
 @bp.route("/photo", methods=["GET", "POST"])
 def read_photo() -> tuple[str, int] | str:
     if request.method == "POST" and request.form.get("step") == STEP_RECHECK:
@@ -73,14 +82,16 @@ def read_photo() -> tuple[str, int] | str:
 
     preset = get_preset(upload_form.preset.data)
     try:
-        # read_photo() in two steps: the decoded photo also makes the copy that is carried
-        photo = decode_for_reading(upload_form.photo.data.read())
-        reading = read_decoded(photo, preset=preset)
+        with photo_slot():
+            # read_photo() in two steps: the decoded photo also makes the copy that is carried
+            photo = decode_for_reading(upload_form.photo.data.read())
+            reading = read_decoded(photo, preset=preset)
+            carried = CarriedPhoto.of(photo.image, reading)
+            del photo
     except PhotoError as error:
         upload_form.photo.errors = [photo_error_text(error)]
         return render_page(upload_form), 422
 
-    carried = CarriedPhoto.of(photo.image, reading)
     reading_json, preview_base64 = carried.fields()
     table_text = "\n".join(format_table((meld,)) for meld in reading.table)
     recheck_form = RecheckForm(formdata=None, table=table_text, preset=preset.key,
@@ -166,9 +177,14 @@ def keep_corrected(carried: CarriedPhoto | None, table: Table) -> str:
     reading = carried.reading
     labelled = [(tile, reading.tiles[index].outline)
                 for meld, indexes in zip(table, reading.sets) for tile, index in zip(meld, indexes)]
-    folder = Path(current_app.config.get("SAMPLES_FOLDER")
-                  or Path(current_app.instance_path) / "samples")
-    if keep_sample(folder, carried.preview, labelled) is None:
+    try:
+        with sample_place(None) as prefix:
+            kept = keep_sample(samples_folder(), carried.preview, labelled, prefix=prefix)
+    except SamplesRefused as error:
+        return (gettext("Not kept: this server does not keep photos to train the reader.")
+                if error.code == "samples_off" else
+                gettext("Not kept: this server keeps no more photos to train the reader."))
+    if kept is None:
         return gettext("Not kept: the reader does not learn Twist's special jokers.")
     return gettext("Kept: this photo and your corrected reading will help train the reader. "
                    "Thank you.")

@@ -30,7 +30,7 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
-from companion.web.scores.sheets import SheetView, sheet_view
+from companion.web.scores.sheets import SheetView, host_cache_key, sheet_view
 
 bp = Blueprint("scores_api", __name__)
 
@@ -240,11 +240,12 @@ def get_session(session_id: str) -> Any:
     view = sheet_view(session_id)
     if view is None:
         raise no_session(session_id)
-    cache_key = ("json", request.host_url)
-    body = view.rendered.get(cache_key)
+    host = host_cache_key(request.host_url)
+    body = None if host is None else view.rendered.get(("json", host))
     if body is None:
         body = jsonify({**view.json, "links": links(view), "redo": view.redo}).get_data()
-        view.rendered[cache_key] = body
+        if host is not None:
+            view.rendered[("json", host)] = body
     return Response(body, mimetype="application/json")
 
 

@@ -153,10 +153,13 @@ def hash_key(key: str) -> str:
 def edit_key_of(session: ScoreSession | SheetView) -> str:
     """The session's edit key, derived from the server's secret: the server can show the
     share link again to an editor, while the database keeps only its hash."""
+    return server_key(b"score-session-edit-key:" + session.public_id.encode())
+
+
+def server_key(purpose: bytes) -> str:
+    """A key derived from the server's secret for one purpose (192 bits, URL-safe)."""
     secret = str(current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(secret, b"score-session-edit-key:" + session.public_id.encode(),
-                      hashlib.sha256).digest()
-    return _urlsafe(digest[:24])
+    return _urlsafe(hmac.new(secret, purpose, hashlib.sha256).digest()[:24])
 
 
 def _urlsafe(raw: bytes) -> str:
@@ -350,7 +353,27 @@ def _replay(session: ScoreSession, idempotency: Idempotency | None) -> WriteAnsw
         raise IdempotencyKeyReused(
             "this Idempotency-Key was already used for a different request: make a new key "
             "for each new game or change")
+    if change.action in GAME_WRITES and _undone_since(session, change):
+        raise SessionStateError(
+            f"this Idempotency-Key recorded game {change.game_number}, but that game was "
+            "undone since: nothing is stored for it now. Record it again with a new key if "
+            "it should be on the sheet", field="idempotency", code="since_undone",
+            params={"number": change.game_number})
     return WriteAnswer(change.answer["status"], change.answer["body"], replayed=True)
+
+
+GAME_WRITES = frozenset({"recorded", "edited", "redone"})
+"""The history's actions whose answer is a stored game (replayed only while it is stored)."""
+
+
+def _undone_since(session: ScoreSession, change: GameChange) -> bool:
+    """Whether the game a change wrote was undone by a later change and not put back since."""
+    latest = db.session.scalar(
+        select(GameChange.action).where(GameChange.session_id == session.id,
+                                        GameChange.game_number == change.game_number,
+                                        GameChange.id > change.id)
+        .order_by(GameChange.id.desc()).limit(1))
+    return latest == "undone"
 
 
 def _commit(session: ScoreSession, number: int, work: Any) -> None:
@@ -491,8 +514,54 @@ def redo_game(session: ScoreSession, *, idempotency: Idempotency | None = None) 
         raise SessionStateError(f"game {change.game_number} cannot be put back: the next game "
                                 f"is {highest + 1}", field="redo", code="redo_blocked",
                                 params={"number": change.game_number, "next": highest + 1})
-    result = result_from_json(session, change.before)
+    try:
+        result = score(session, restored_game_input(session, change.before))
+    except ScoringError as error:
+        raise SessionStateError(
+            f"game {change.game_number} cannot be put back: what the history keeps of it is "
+            f"not a game these rules can score ({error})", field="redo", code="redo_refused",
+            params={"number": change.game_number}) from error
     return _store_new_game(session, change.game_number, result, "redone", idempotency)
+
+
+def restored_game_input(session: ScoreSession, stored: Mapping[str, Any]) -> GameInput:
+    """A game the history kept (``result_json``: here, or from an imported file), as input to
+    score again: a redo is scored and checked like any game. ScoringError names what is wrong."""
+    endings = {ending.value: ending for ending in Ending}
+    ending = endings.get(stored.get("ending"))  # type: ignore[arg-type]
+    winner = stored.get("winner")
+    if ending is None or not (winner is None or isinstance(winner, str)):
+        raise ScoringError(f"its `ending` must be one of {', '.join(endings)} and its "
+                           "`winner` a player's name", field="redo")
+    if ending is Ending.PAPER:
+        scores = stored.get("scores")
+        if not isinstance(scores, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
+            raise ScoringError("its `scores` must map each player to a whole number",
+                               field="redo")
+        return GameInput(ending, winner, scores=scores)
+    racks = stored.get("racks")
+    if not isinstance(racks, dict):
+        raise ScoringError("its `racks` must map each player to a rack", field="redo")
+    return GameInput(ending, winner, racks={str(name): stored_rack(str(name), value)
+                                            for name, value in racks.items()})
+
+
+def stored_rack(name: str, value: object) -> Rack | None:
+    """A rack as ``rack_json`` writes it (tiles, a total, or points and jokers); anything
+    else is a ScoringError naming the player."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_rack_text(name, value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Rack.of_total(value)
+    if isinstance(value, dict) and set(value) <= {"points", "jokers"}:
+        points, jokers = value.get("points", 0), value.get("jokers", 0)
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in (points, jokers)):
+            return Rack.of_total(points, jokers)
+    raise ScoringError(f"{name}'s rack must be tiles, a total or {{points, jokers}}",
+                       player=name, field="racks")
 
 
 def _fill(session: ScoreSession, game: Game, result: GameResult) -> None:
@@ -634,13 +703,19 @@ def session_json(session: ScoreSession) -> dict[str, Any]:
     }
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%",
+                  "\uff1d", "\uff0b", "\uff0d", "\uff20", "\uff5c", "\uff05")
+"""What a spreadsheet may read as the start of a formula or a command (OWASP's "CSV
+Injection" list: = + - @, tab and carriage return; the full-width ＝ ＋ － ＠ that some
+spreadsheets fold into them; | and % that DDE and some imports treat alike), with a line feed
+and the full-width ｜ ％ for good measure."""
 
 
 def csv_cell(value: object) -> object:
     """A text cell that a spreadsheet would run as a formula gets a leading quote (OWASP's
-    advice); numbers stay numbers, so a score of −5 is still a number there."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    advice), also behind leading spaces, which some spreadsheets skip; numbers stay numbers,
+    so a score of −5 is still a number there."""
+    if isinstance(value, str) and value.lstrip(" ").startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

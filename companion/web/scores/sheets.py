@@ -26,6 +26,47 @@ from companion.web.scores.service import (
 )
 from companion.web.transactions import begin_read
 
+RENDERED_KEPT = 24
+"""The most rendered pieces one view keeps (kinds of viewer × languages × hosts), the least
+recently used dropped first."""
+HOSTS_CACHED = 4
+"""The most distinct hosts whose pages are kept: a page holds links built from the ``Host``
+the phone sent, so each host has its own copy. A server reached by a name or two (and its
+address) has its pages kept; 20,000 made-up ``Host`` headers are rendered each time instead
+of filling the memory (379 MB before this bound)."""
+
+
+class RenderedPieces(OrderedDict[Any, Any]):
+    """A view's rendered pieces, at most ``RENDERED_KEPT`` of them."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        with _sheet_views_lock:
+            found = super().get(key, default)
+            if key in self:
+                self.move_to_end(key)
+            return found
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        with _sheet_views_lock:
+            super().__setitem__(key, value)
+            while len(self) > RENDERED_KEPT:
+                self.popitem(last=False)
+
+
+_hosts_cached: set[str] = set()
+
+
+def host_cache_key(host_url: str) -> str | None:
+    """The host part of a cache key, or None when the pages of this host are not kept (the
+    first ``HOSTS_CACHED`` hosts seen by this process are)."""
+    if host_url in _hosts_cached:
+        return host_url
+    with _sheet_views_lock:
+        if len(_hosts_cached) < HOSTS_CACHED:
+            _hosts_cached.add(host_url)
+            return host_url
+    return None
+
 
 @dataclass
 class SheetView:
@@ -49,7 +90,7 @@ class SheetView:
     redo: int | None
     json: dict[str, Any]
     created_at: datetime
-    rendered: dict[Any, Any] = field(default_factory=dict)
+    rendered: RenderedPieces = field(default_factory=RenderedPieces)
 
     @property
     def preset_key(self) -> str:
@@ -62,7 +103,7 @@ class SheetView:
 
 SHEET_VIEWS_KEPT = 512
 _sheet_views: OrderedDict[tuple[str, int], SheetView] = OrderedDict()
-_sheet_views_lock = threading.Lock()
+_sheet_views_lock = threading.RLock()
 
 
 def sheet_view(public_id: str) -> SheetView | None:

@@ -38,6 +38,7 @@ from companion.core.scoring import (
 )
 from companion.web.languages import current_language
 from companion.web.models import Game, ScoreSession, db
+from companion.web.photos.keeping import samples_on
 from companion.web.scores import service
 from companion.web.scores.device import device_hash, device_hash_to_grant, set_device_cookie
 from companion.web.scores.forms import ConfirmForm, GameForm, NewSessionForm
@@ -48,7 +49,7 @@ from companion.web.scores.service import (
     SessionStateError,
     WriteAnswer,
 )
-from companion.web.scores.sheets import SheetView, sheet_view
+from companion.web.scores.sheets import SheetView, host_cache_key, sheet_view
 from companion.web.scores.words import (
     csv_word,
     describe_change,
@@ -175,8 +176,9 @@ def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
     kind of viewer. For an editor the page around it is rendered every time (its buttons carry
     the browser's CSRF token); for a reader with no message waiting the whole page is the same
     for everyone at this version, so it is rendered once."""
-    if not editable and "_flashes" not in browser:
-        page_key = ("page", template, request.host_url, current_language())
+    host = host_cache_key(request.host_url)
+    if not editable and "_flashes" not in browser and host is not None:
+        page_key = ("page", template, host, current_language())
         page = view.rendered.get(page_key)
         if page is None:
             page = view.rendered[page_key] = _render_sheet(view, editable=False,
@@ -298,7 +300,9 @@ def game_page(score_session: ScoreSession, form: GameForm, number: int, *, editi
                            editing=editing, ending=shown_ending(form),
                            endings=ending_titles(), tie=tie,
                            tie_text=None if tie is None else refusal(tie),
-                           bonus_jokers=score_session.rules.has_bonus_jokers)
+                           bonus_jokers=score_session.rules.has_bonus_jokers,
+                           samples_on=samples_on(),
+                           sample_key=service.shareable_key(score_session))
 
 
 def posted_game_form() -> GameForm:

@@ -180,6 +180,10 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
                                        "edit game %(number)s instead", **p),
     "nothing_to_redo": lambda p: gettext("there is nothing to redo: a redo is offered only "
                                          "right after an undo, until the next change"),
+    "redo_refused": lambda p: gettext("game %(number)s cannot be put back: what the history "
+                                      "keeps of it is not a game these rules can score", **p),
+    "since_undone": lambda p: gettext("this form recorded game %(number)s, but that game was "
+                                      "undone since: nothing is stored for it now", **p),
     "redo_blocked": lambda p: gettext("game %(number)s cannot be put back: the next game is "
                                       "%(next)s", **p),
 }
