@@ -532,3 +532,36 @@ def running_totals_chart(session_id: str) -> Response:
     players = score_session.player_names
     svg = draw(players, running_totals(players, score_session.results()))
     return Response(svg, mimetype="image/svg+xml", headers=CHART_HEADERS)
+
+
+@bp.post("/<session_id>/finish")
+def finish_now(session_id: str) -> BaseResponse:
+    """"Finish now": the session ends with the standings as they stand (the sheet says so)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description=gettext("The button expired: reload the page and try again."))
+    score_session = load_for_writing(session_id)
+    try:
+        service.finish_now(score_session)
+    except SessionStateError as error:
+        db.session.rollback()
+        flash(refusal(error), "error")
+    else:
+        flash(gettext("The session is finished: these are the final standings. “Continue the "
+                      "session” undoes it."), "success")
+    return redirect(sheet_url(score_session))
+
+
+@bp.post("/<session_id>/continue")
+def continue_session(session_id: str) -> BaseResponse:
+    """Undo "finish now": the session is in progress again."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description=gettext("The button expired: reload the page and try again."))
+    score_session = load_for_writing(session_id)
+    try:
+        service.continue_session(score_session)
+    except SessionStateError as error:
+        db.session.rollback()
+        flash(refusal(error), "error")
+    else:
+        flash(gettext("The session continues: record the next game."), "success")
+    return redirect(sheet_url(score_session))

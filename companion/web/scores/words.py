@@ -178,6 +178,13 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
                                        "edit game %(number)s instead", **p),
     "nothing_to_redo": lambda p: gettext("there is nothing to redo: a redo is offered only "
                                          "right after an undo, until the next change"),
+    "finished_early": lambda p: gettext("the session was finished early: tap “Continue the "
+                                        "session” on the sheet to record more games"),
+    "already_finished": lambda p: gettext("the session is already finished"),
+    "nothing_to_finish": lambda p: gettext("no game is recorded yet: there is nothing to "
+                                           "finish (delete the session instead)"),
+    "not_finished_early": lambda p: gettext("the session was not finished early: there is "
+                                            "nothing to continue"),
     "redo_blocked": lambda p: gettext("game %(number)s cannot be put back: the next game is "
                                       "%(next)s", **p),
 }
