@@ -41,8 +41,8 @@ def test_a_club_keeps_a_league_across_evenings(page: Any) -> None:
     no_inline_script_or_style(page)
 
     page.get_by_role("link", name="Start a session").click()
-    page.get_by_label("New player", exact=True).fill("Ann")
-    page.get_by_label("Another new player").fill("Bob")
+    page.get_by_label("Seat 1 (plays first)").fill("Ann")
+    page.get_by_label("Seat 2", exact=True).fill("Bob")
     page.get_by_label("Rounds").fill("1")
     page.get_by_role("button", name="Start the session").click()
     page.get_by_text("Session started").wait_for()

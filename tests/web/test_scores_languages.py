@@ -102,7 +102,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, dict
     made = client.post("/groups/", data={"name": "Thursday club"})
     group_id = made.location.rstrip("/").split("/")[-1]
     grouped = client.post(f"/groups/{group_id}/sessions/new", data={
-        "new_1": GROUP_PLAYERS[0], "new_2": GROUP_PLAYERS[1], "rounds": 1,
+        "seat_1": GROUP_PLAYERS[0], "seat_2": GROUP_PLAYERS[1], "rounds": 1,
         "preset": "pressman"})
     group_session = grouped.location.rstrip("/").rsplit("/", 1)[1]
     for winner, rack in ((0, "lines-1-rack"), (1, "lines-0-rack")):

@@ -185,7 +185,6 @@ def join_group(group_id: str) -> BaseResponse:
 def new_session(group_id: str) -> BaseResponse | tuple[str, int] | str:
     group = load_for_writing(group_id)
     form = GroupSessionForm()
-    form.members.choices = [(member.name, member.name) for member in group.members]
     if form.validate_on_submit():
         try:
             score_session, _key = scores_service.create_session(
