@@ -1,0 +1,112 @@
+"""An evening on a 360 px phone (issue 30): a group's first session with four seats, names that
+look alike told apart on the sheet, and an evening ended early, then continued."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import close_palette
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+ALIKE = ["Christine", "Christoph", "Alexandra", "Alexander"]
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: str) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server, **PHONE)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()
+
+
+def start_session(page: Any, players: list[str], rounds: int = 1) -> str:
+    page.goto("/scores/new")
+    for seat, name in enumerate(players, start=1):
+        page.fill(f"#player_{seat}", name)
+    page.fill("#rounds", str(rounds))
+    page.get_by_role("button", name="Start the session").click()
+    page.get_by_text("Session started").wait_for()
+    return re.search(r"/scores/([^/?#]+)$", page.url).group(1)
+
+
+def record_paper_game(page: Any, number: int, scores: dict[str, str]) -> None:
+    page.get_by_role("link", name=f"Record game {number}").click()
+    page.get_by_role("link", name="Copy from paper").click()
+    for name, points in scores.items():
+        page.get_by_label(f"{name} score").fill(points)
+    close_palette(page)
+    page.get_by_role("button", name=f"Record game {number}").click()
+    page.get_by_text(f"Game {number} recorded").wait_for()
+
+
+NAMES_SHOWN_WHOLE = """() => [...document.querySelectorAll('.score-sheet .player-name')].map(b => ({
+  name: b.textContent, whole: b.scrollHeight <= b.clientHeight + 1 && b.scrollWidth <= b.clientWidth + 1,
+  right: b.getBoundingClientRect().right}))"""
+
+
+def test_names_that_look_alike_are_told_apart_on_a_360_px_sheet(phone: Any) -> None:
+    start_session(phone, ALIKE)
+    shown = phone.evaluate(NAMES_SHOWN_WHOLE)
+    assert [each["name"] for each in shown] == ALIKE
+    assert all(each["whole"] for each in shown), shown  # two lines, nothing cut
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+def test_a_groups_first_session_seats_four_players_in_order(phone: Any) -> None:
+    phone.goto("/groups/")
+    phone.get_by_label("Name of the group").fill("Family")
+    phone.get_by_role("button", name="Start a group").click()
+    phone.get_by_text("Group “Family” started").wait_for()
+    group_url = phone.url
+    phone.get_by_role("link", name="Start a session").click()
+    for seat, name in enumerate(["Ann", "Bob", "Cy"], start=1):
+        phone.get_by_label(re.compile(f"^Seat {seat}")).fill(name)
+    phone.get_by_role("button", name="Start the session").click()
+    phone.get_by_text("Session started").wait_for()
+
+    # The second evening: the members are buttons that seat them in the next free seat.
+    phone.goto(group_url)
+    phone.get_by_role("link", name="Start a session").click()
+    picker = phone.locator(".member-pick")
+    assert picker.is_visible()
+    assert picker.locator("button").all_inner_texts() == ["Ann", "Bob", "Cy"]
+    picker.get_by_role("button", name="Cy").tap()
+    picker.get_by_role("button", name="Ann").tap()
+    picker.get_by_role("button", name="Bob").tap()
+    picker.get_by_role("button", name="Ann").tap()  # a second tap frees Ann's seat
+    assert [phone.input_value(f"#seat_{seat}") for seat in range(1, 5)] == ["Cy", "", "Bob", ""]
+    picker.get_by_role("button", name="Ann").tap()  # into the first free seat: seat 2
+    phone.get_by_label("Seat 4 (optional)").fill("Dee")  # a new name joins the group
+    assert picker.get_by_role("button", name="Ann").get_attribute("aria-pressed") == "true"
+    for button in picker.locator("button").all():
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["x"] + box["width"] <= 360
+    phone.get_by_role("button", name="Start the session").click()
+    phone.get_by_text("Session started").wait_for()
+    assert phone.locator(".score-sheet .player-name").all_inner_texts() == [
+        "Cy", "Ann", "Bob", "Dee"]
+
+
+def test_an_evening_ended_early_then_continued(phone: Any) -> None:
+    start_session(phone, ["Ann", "Bob"], rounds=2)
+    record_paper_game(phone, 1, {"Ann": "12", "Bob": "-12"})
+    record_paper_game(phone, 2, {"Ann": "-5", "Bob": "5"})
+    phone.get_by_role("button", name="Finish now").tap()
+    phone.get_by_text("these are the final standings").wait_for()
+    note = phone.locator("[data-finished-early]")
+    assert "after game 2 of 4" in note.inner_text()
+    assert phone.get_by_role("link", name=re.compile("Record game")).count() == 0
+    assert "winner" in phone.locator(".standings .place-1").inner_text()
+    assert phone.get_by_role("button", name="Rematch: same players and rules").is_visible()
+
+    phone.get_by_role("button", name="Continue the session").tap()
+    phone.get_by_text("The session continues").wait_for()
+    assert phone.locator("[data-finished-early]").count() == 0
+    assert phone.get_by_role("link", name="Record game 3").is_visible()
