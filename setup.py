@@ -29,7 +29,8 @@ setup(
     packages=[*find_namespace_packages(include=["companion", "companion.*"], exclude=NOT_PACKAGES),
               *(name for folder in SHIPPED_FOLDERS for name in subfolders(folder))],
     package_dir={f"companion.{folder}": folder for folder in SHIPPED_FOLDERS},
-    package_data={"companion": ["vision/models/*", "translations/*/LC_MESSAGES/*"],
+    package_data={"companion": ["vision/models/*", "translations/*/LC_MESSAGES/*",
+                              "web/openapi.json"],
                   **{f"companion.{folder}": ["**/*"] for folder in SHIPPED_FOLDERS}},
     exclude_package_data={"": NOT_SHIPPED},
 )
