@@ -277,10 +277,10 @@
     const config = JSON.parse(form.dataset.offlineQueue);
     const number = nextAfter(await keptFor(config.session), config.number);
     if (number === config.number) return;
-    const label = say("record_game", { number: number });
-    document.querySelectorAll("[data-record-title]").forEach(function (title) {
-      title.textContent = label;
-    });
+    const title = document.querySelector("[data-record-title]");
+    if (!title) return;
+    const label = title.dataset.label.replace("{number}", number);
+    title.textContent = label;
     document.querySelectorAll("[data-record-round]").forEach(function (hint) { hint.hidden = true; });
     const button = form.querySelector("button[type=submit]:not([name])");
     if (button) button.textContent = label;
@@ -421,7 +421,7 @@
     document.querySelectorAll("main a[data-next-game]").forEach(function (link) {
       const pageNumber = Number(link.dataset.nextGame);
       const number = nextAfter(entries, pageNumber);
-      link.textContent = say("record_game", { number: number });
+      link.textContent = link.dataset.label.replace("{number}", number);
     });
   }
 

@@ -75,8 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     hosting.init_app(app)
 
-    from companion.web import models  # noqa: F401  (registers the tables)
-    from companion.web import openapi
+    from companion.web import models, openapi  # noqa: F401  (models registers the tables)
     from companion.web.check import api as check_api
     from companion.web.check import views as check_views
     from companion.web.photos import api as photos_api

@@ -83,7 +83,7 @@ def test_a_session_from_the_group_offers_its_players_and_new_names_join(
     refused = client.post(f"/groups/{group_id}/sessions/new", data={
         "seat_1": "Ann", "rounds": 2, "preset": "pressman"})
     assert refused.status_code == 422
-    assert "a session has 2 to 4 players, not 1" in refused.get_data(as_text=True)
+    assert "A session has 2 to 4 players, not 1" in refused.get_data(as_text=True)
     assert 'value="2"' in refused.get_data(as_text=True)  # what was typed is kept
     with app.app_context():
         sessions = list(db.session.scalars(select(ScoreSession).order_by(ScoreSession.id)))

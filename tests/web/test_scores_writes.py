@@ -224,7 +224,7 @@ def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_say
     late = client.post(f"/scores/{session_id}/games/new", data={
         "ending": "out", "winner": "Bob", "number": "1", "lines-0-rack": "K7 K8"})
     assert late.status_code == 409
-    assert "game 1 was already recorded from another phone (Ann won)" in late.text
+    assert "Game 1 was already recorded from another phone (Ann won)" in late.text
     assert "Recorded there: game 1: Ann won (Ann +4, Bob −4)." in late.text
     assert 'value="K7 K8"' in late.text and 'name="number" type="hidden" value="2"' in late.text
     assert "Record game 2" in late.text

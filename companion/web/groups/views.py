@@ -26,6 +26,7 @@ from flask import (
 )
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import ScoringError
@@ -150,7 +151,11 @@ def start_group() -> BaseResponse | tuple[str, int] | str:
             return keep_key(redirect(url_for(".group_page", group_id=group.public_id)),
                             group, key)
     status = 422 if request.method == "POST" else 200
-    return render_template("groups/start.html", form=form, import_form=ImportForm()), status
+    wanted = (request.args.get("imported") or "").split(",")[:50]
+    imported = db.session.scalars(select(Group).where(Group.public_id.in_(wanted))
+                                  .order_by(Group.id)).all() if any(wanted) else []
+    return render_template("groups/start.html", form=form, import_form=ImportForm(),
+                           imported=imported), status
 
 
 @bp.get("/<group_id>/")
@@ -238,8 +243,8 @@ def standings_picture(group_id: str) -> Response:
     subtitle = ngettext("%(period)s · %(num)s session", "%(period)s · %(num)s sessions", played,
                         period=PERIOD_TITLES[period])
     png = picture.standings_png(group.name, subtitle,
-                                ["", gettext("Player"), gettext("Sessions"), gettext("Games"),
-                                 gettext("Score")], rows)
+                                ["", gettext("Player"), gettext("Sessions won"),
+                                 gettext("Games won"), gettext("Score")], rows)
     return Response(png, mimetype="image/png", headers={
         "Content-Disposition": f'inline; filename="standings-{period.value}.png"'})
 
@@ -257,12 +262,17 @@ def import_file() -> BaseResponse | tuple[str, int]:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            payload = parse_json_text(form.file.data.read())
+            raw = form.file.data.read()
+            payload = parse_json_text(raw)
             begin_write()  # checked and stored under the write lock: two imports queue
             groups, sessions = transfer.import_data(payload)
         except JsonTextError as error:
             db.session.rollback()
-            form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
+            if raw.lstrip()[:1] in (b"{", b"["):  # JSON, broken: where it breaks helps
+                form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
+            else:  # a text file, a photo: the parser's words ("Expecting value") help nobody
+                form.file.errors = [gettext("This is not a file exported from Companion: "
+                                            "choose the .json file that “Export” saved.")]
         except transfer.ImportRefused as error:
             db.session.rollback()
             refusal = import_refusal(error)  # a sentence of its own: "Nothing was imported. This…"
@@ -275,7 +285,12 @@ def import_file() -> BaseResponse | tuple[str, int]:
                            "%(groups)s and %(num)s sessions. Open a group through its link "
                            "(share-to-edit links keep working).", sessions, groups=imported),
                   "success")
-            return redirect(url_for(".start_group"))
+            # The groups just stored have the highest ids (the import held the write lock):
+            # the start page links to them, so a fresh server is not left without a way in.
+            newest = db.session.scalars(select(Group.public_id).order_by(Group.id.desc())
+                                        .limit(groups)).all()
+            return redirect(url_for(".start_group", imported=",".join(reversed(newest))
+                                    if newest else None))
     return render_template("groups/start.html", form=NewGroupForm(formdata=None),
                            import_form=form), 422
 

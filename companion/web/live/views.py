@@ -217,7 +217,6 @@ def script_texts() -> dict[str, str]:
         "drop_confirm": gettext("Drop what this phone typed for game {number}?"),
         "failed": gettext("That did not work ({error}): nothing was dropped."),
         "server_refused": gettext("the server refused it ({status})"),
-        "record_game": gettext("Record game {number}"),
         "same_as_kept": gettext("Game {kept}, kept on this phone, has exactly the same racks. "
                                 "Record them again as game {number}?"),
         # rack_photo.js

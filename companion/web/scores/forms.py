@@ -70,6 +70,8 @@ class NewSessionForm(FlaskForm):
         said once under the empty seat: a ``validate_player_4`` would also have put its own
         words under player 4."""
         fields_valid = super().validate(extra_validators)
+        if self.player_1.errors and list(self.player_2.errors) == list(self.player_1.errors):
+            self.player_2.errors = []  # "Name at least two players." once, under player 1
         return self._seats_have_no_gap() and fields_valid
 
     def _seats_have_no_gap(self) -> bool:

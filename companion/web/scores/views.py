@@ -82,6 +82,7 @@ def can_edit(score_session: ScoreSession | SheetView) -> bool:
 def check_editable(score_session: ScoreSession) -> None:
     """A 403 naming the link that would open the session, unless this phone may change it."""
     if not can_edit(score_session):
+        g.error_back = sheet_url(score_session)  # the Forbidden page links back to the sheet
         abort(403, description=gettext("This phone cannot change this session: open the "
                                        "“share to edit” link from a phone that can."))
 

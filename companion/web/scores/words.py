@@ -191,7 +191,17 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
 
 
 def refusal(error: Exception) -> str:
-    """The refusal said in the page's language (the English message on an English page)."""
+    """The refusal said in the page's language (the English message on an English page), as
+    a sentence: its first letter upper-case, unless it begins with a name as typed. The API
+    keeps the core's own words."""
+    said = _refusal_words(error)
+    name = str(getattr(error, "params", {}).get("name") or getattr(error, "player", "") or "")
+    if name and said.startswith(name):
+        return said
+    return said[:1].upper() + said[1:]
+
+
+def _refusal_words(error: Exception) -> str:
     code = getattr(error, "code", None)
     if current_language() == DEFAULT_LANGUAGE or code not in SENTENCES:
         return str(error)
