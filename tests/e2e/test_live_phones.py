@@ -356,7 +356,7 @@ def test_a_game_refused_after_the_connection_returns_is_kept_to_correct_in_the_f
 
     refused.get_by_role("button", name="Correct it in the form").click()
     ann.wait_for_function(  # the form is filled again from the phone's copy, as typed
-        "() => (document.querySelector(\"input[aria-label='Bob rack']\") || {}).value === 'R14 J'")
+        "() => (document.querySelector(\"[aria-label='Bob rack']\") || {}).value === 'R14 J'")
     assert ann.get_by_label("Ann", exact=True).is_checked()
     ann.get_by_label("Bob rack", exact=True).fill("R13 J")
     ann.get_by_role("button", name="Record game 1").click()

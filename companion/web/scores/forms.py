@@ -19,6 +19,7 @@ from wtforms import (
     RadioField,
     SelectField,
     StringField,
+    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
@@ -132,9 +133,10 @@ class PlayerLineForm(Form):
         def get_translations(self, form: Form) -> object:
             return wtforms_translations
 
-    rack = StringField(_l("Tiles left"), validators=[rack_notation],
-                       render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
-                                  **TILE_FIELD})
+    # Two lines that wrap: a rack read from a photo (16 tiles and more) shows whole at 360 px.
+    rack = TextAreaField(_l("Tiles left"), validators=[rack_notation],
+                         render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
+                                    "rows": 2, **TILE_FIELD})
     total = IntegerField(_l("or points"), validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
     jokers = IntegerField(_l("+ jokers"), validators=[Optional(), NumberRange(0, 8)],
