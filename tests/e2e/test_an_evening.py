@@ -110,3 +110,55 @@ def test_an_evening_ended_early_then_continued(phone: Any) -> None:
     phone.get_by_text("The session continues").wait_for()
     assert phone.locator("[data-finished-early]").count() == 0
     assert phone.get_by_role("link", name="Record game 3").is_visible()
+
+
+def test_the_league_and_the_charts_fit_a_360_px_phone(phone: Any) -> None:
+    phone.goto("/groups/")
+    phone.get_by_label("Name of the group").fill("Thursday club")
+    phone.get_by_role("button", name="Start a group").click()
+    phone.get_by_text("Group “Thursday club” started").wait_for()
+    group_url = phone.url
+    phone.get_by_role("link", name="Start a session").click()
+    for seat, name in enumerate(["Alexandrina", "Bartholomew", "Christabella"], start=1):
+        phone.get_by_label(re.compile(f"^Seat {seat}")).fill(name)
+    phone.get_by_role("button", name="Start the session").click()
+    phone.get_by_text("Session started").wait_for()
+    record_paper_game(phone, 1, {"Alexandrina": "112", "Bartholomew": "-56",
+                                 "Christabella": "-56"})
+    chart = phone.locator(".sheet-chart img")
+    chart.wait_for()
+    phone.wait_for_function("() => document.querySelector('.sheet-chart img').complete")
+    assert "size=phone" in chart.evaluate("img => img.currentSrc")  # drawn for the phone
+
+    phone.goto(group_url)
+    fits = phone.evaluate("""() => {
+      const table = document.querySelector('table.league');
+      return table.getBoundingClientRect().right <= document.documentElement.clientWidth;
+    }""")
+    assert fits
+    phone.locator("table.league a", has_text="Alexandrina").click()
+    player_chart = phone.locator(".player-chart img")
+    player_chart.wait_for()
+    assert "size=phone" in player_chart.evaluate("img => img.currentSrc")
+
+
+def test_the_tv_view_is_dark_to_the_foot_of_a_1280_by_900_screen(browser: Any,
+                                                                   live_server: str) -> None:
+    context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        session_id = start_session(page, ["Ann", "Bob"])
+        page.goto(f"/scores/{session_id}/tv")
+        foot = page.evaluate("""() => {
+          const below = document.elementFromPoint(640, 895) || document.documentElement;
+          let element = below, colour = 'rgba(0, 0, 0, 0)';
+          while (element && colour === 'rgba(0, 0, 0, 0)') {
+            colour = getComputedStyle(element).backgroundColor;
+            element = element.parentElement;
+          }
+          return colour === 'rgba(0, 0, 0, 0)'
+            ? getComputedStyle(document.documentElement).backgroundColor : colour;
+        }""")
+        assert foot == "rgb(15, 45, 35)", foot
+    finally:
+        context.close()

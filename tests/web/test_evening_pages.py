@@ -72,3 +72,17 @@ def test_an_import_on_a_fresh_server_links_to_the_imported_group(
                         content_type="multipart/form-data", follow_redirects=True)
     assert answer.status_code == 200
     assert f'href="/groups/{group_id}/"' in answer.text and "Thursday club" in answer.text
+
+
+def test_chart_dates_are_written_once_each() -> None:
+    from datetime import datetime
+
+    from companion.web.groups.charts import date_labels
+
+    evenings = [datetime(2026, 1, 8, 19), datetime(2026, 1, 8, 22), datetime(2026, 1, 15, 20),
+                *(datetime(2026, 1, 20 + day, 20) for day in range(8))]
+    labels, pattern = date_labels(evenings, 8)
+    assert pattern == "d MMM" and len(labels) <= 8 and len(set(labels)) == len(labels)
+    years = [datetime(2024 + i // 12, i % 12 + 1, 5) for i in range(30)]
+    labels, pattern = date_labels(years, 4)
+    assert pattern == "MMM y" and len(labels) <= 4 and all(label.day == 1 for label in labels)

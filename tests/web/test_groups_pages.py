@@ -217,7 +217,7 @@ def test_importing_on_the_page_refuses_a_wrong_file_and_keeps_nothing(
     assert client.get("/groups/another-group/").status_code == 200
     junk = client.post("/groups/import", content_type="multipart/form-data",
                        data={"file": (io.BytesIO(b"\xff"), "g.json")})
-    assert junk.status_code == 422 and "not JSON" in junk.get_data(as_text=True)
+    assert junk.status_code == 422 and "not a file exported from Companion" in junk.get_data(as_text=True)
 
 
 def test_a_chart_may_style_itself_but_never_load_or_run_anything(client: FlaskClient) -> None:

@@ -223,7 +223,8 @@ def player_page(group_id: str, player_id: str) -> str:
 def player_chart(group_id: str, player_id: str) -> Response:
     member = load_member(load(group_id), player_id)
     points = service.member_session_totals(member, period_argument())
-    return svg_response(charts.session_totals_chart(member.name, points))
+    return svg_response(charts.session_totals_chart(member.name, points,
+                                                    narrow=request.args.get("size") == "phone"))
 
 
 def svg_response(svg: bytes) -> Response:

@@ -531,7 +531,8 @@ def running_totals_chart(session_id: str) -> Response:
 
     score_session = load(session_id)
     players = score_session.player_names
-    svg = draw(players, running_totals(players, score_session.results()))
+    svg = draw(players, running_totals(players, score_session.results()),
+               narrow=request.args.get("size") == "phone")
     return Response(svg, mimetype="image/svg+xml", headers=CHART_HEADERS)
 
 
