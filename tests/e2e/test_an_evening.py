@@ -162,3 +162,27 @@ def test_the_tv_view_is_dark_to_the_foot_of_a_1280_by_900_screen(browser: Any,
         assert foot == "rgb(15, 45, 35)", foot
     finally:
         context.close()
+
+
+def test_in_hebrew_tiles_read_left_to_right_in_the_field_the_palette_and_the_verdict(
+        browser: Any, live_server: str) -> None:
+    """The decision (docs/user-guide.md, "Languages"): tile notation is written left to right on
+    a right-to-left page, as in the rule books' examples and on the table, so the field, the
+    palette's rows and the verdict's tiles all read R5 R6 J from the left."""
+    context = browser.new_context(base_url=live_server, locale="he-IL", **PHONE)
+    page = context.new_page()
+    try:
+        page.goto("/check?table=R5+R6+J")
+        assert page.get_attribute("html", "dir") == "rtl"
+        chips = page.locator(".verdict .tiles .chip")
+        lefts = [chip.bounding_box()["x"] for chip in chips.all()]
+        assert [chip.inner_text() for chip in chips.all()] == ["5", "6", "J"]
+        assert lefts == sorted(lefts), lefts  # R5 leftmost, the joker rightmost
+        field = page.locator("#table")
+        assert field.evaluate("element => getComputedStyle(element).direction") == "ltr"
+        row = page.locator(".palette-row").first
+        ones = row.locator("button[data-tile$='1']").first.bounding_box()["x"]
+        thirteens = row.locator("button[data-tile$='13']").first.bounding_box()["x"]
+        assert ones < thirteens  # 1 to 13 from the left, as the field reads
+    finally:
+        context.close()
