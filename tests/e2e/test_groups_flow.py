@@ -21,7 +21,12 @@ def record_paper_game(page: Any, number: int, scores: dict[str, str]) -> None:
 
 
 def image_loaded(page: Any, selector: str) -> bool:
-    return page.locator(selector).evaluate("img => img.complete && img.naturalWidth > 0")
+    """The picture has loaded (waited for: a chart comes after the page's own load)."""
+    image = page.locator(selector)
+    image.wait_for()
+    image.evaluate("img => img.complete || new Promise(done => img.addEventListener("
+                   "'load', done, {once: true}) || img.addEventListener('error', done))")
+    return image.evaluate("img => img.complete && img.naturalWidth > 0")
 
 
 def no_inline_script_or_style(page: Any) -> None:
