@@ -186,3 +186,42 @@ def test_in_hebrew_tiles_read_left_to_right_in_the_field_the_palette_and_the_ver
         assert ones < thirteens  # 1 to 13 from the left, as the field reads
     finally:
         context.close()
+
+
+FLASH_FRAMES = """() => {
+  const face = document.getElementById('timer-face');
+  const frames = [];
+  for (const animation of face.getAnimations()) animation.pause();
+  for (const at of [0, 130, 260, 390, 520, 900]) {
+    for (const animation of face.getAnimations()) animation.currentTime = at;
+    frames.push({face: getComputedStyle(face).backgroundColor,
+                 digits: getComputedStyle(document.getElementById('timer-digits')).color,
+                 name: getComputedStyle(document.getElementById('timer-player')).color});
+  }
+  return {frames, animations: face.getAnimations().length};
+}"""
+
+
+def test_the_timer_at_zero_stays_readable_through_the_flash(phone: Any) -> None:
+    phone.goto("/timer?players=Ann,Bob&seconds=10")
+    phone.locator("#timer-face").tap()  # start
+    phone.wait_for_function("() => document.getElementById('timer').dataset.state === 'expired'",
+                            timeout=20_000)
+    shown = phone.evaluate(FLASH_FRAMES)
+    assert shown["animations"] >= 1  # it does flash
+    for frame in shown["frames"]:  # and on every frame white text stands on the red face
+        assert frame["face"] == "rgb(179, 38, 30)", frame
+        assert frame["digits"] == frame["name"] == "rgb(255, 255, 255)", frame
+    assert phone.locator("#timer-digits").inner_text() == "0:00"
+
+
+def test_a_rack_of_sixteen_tiles_shows_whole_in_its_field_at_360_px(phone: Any) -> None:
+    start_session(phone, ["Ann", "Bob"])
+    phone.get_by_role("link", name="Record game 1").click()
+    rack = "R1 R2 R3 R4 B10 B11 B12 B13 K7 K8 K9 O5 O6 O7 J J"
+    field = phone.get_by_label("Bob rack", exact=True)
+    field.fill(rack)
+    close_palette(phone)
+    assert field.evaluate("f => f.scrollHeight <= f.clientHeight + 1 && "
+                          "f.scrollWidth <= f.clientWidth + 1"), "tiles out of sight"
+    assert field.bounding_box()["x"] + field.bounding_box()["width"] <= 360
