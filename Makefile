@@ -28,13 +28,16 @@ db: $(RUNTIME)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(RUNTIME): pyproject.toml | $(BIN)/python
+# An editable install is one line of notice per folder mapped into the package (setup.py): quiet.
+QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
+
+$(RUNTIME): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(QUIET_BUILD) $(BIN)/python -m pip install -q -e .
 	touch $@
 
 $(DEV): pyproject.toml $(RUNTIME)
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
 
 # Browser tests drive Debian's chromium (never a downloaded browser).

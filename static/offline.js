@@ -234,18 +234,56 @@
 
   // The record form, offline ----------------------------------------------------------------
 
+  // The games of one session kept on this phone, and the number the next one will have:
+  // after the last one kept, or the page's own next game when none is kept.
+  async function keptFor(session) {
+    return (await allEntries()).filter(function (e) { return String(e.session) === String(session); });
+  }
+  function nextAfter(entries, pageNumber) {
+    return entries.reduce(function (n, e) { return Math.max(n, e.number + 1); }, pageNumber);
+  }
+  function sameTyping(a, b) {
+    return JSON.stringify(a.fields) === JSON.stringify(b.fields);
+  }
+
   async function queueGame(form) {
     const config = JSON.parse(form.dataset.offlineQueue);
-    const mine = (await allEntries()).filter(function (e) { return e.session === config.session; });
-    const afterWaiting = mine.reduce(function (n, e) { return Math.max(n, e.number + 1); }, 0);
-    await saveEntry({
-      id: newKey(), session: config.session, number: Math.max(config.number, afterWaiting),
+    const mine = await keptFor(config.session);
+    const number = nextAfter(mine, config.number);
+    const entry = {
+      id: newKey(), session: config.session, number: number,
       players: config.players, endings: config.endings, api: config.api,
       sessionApi: config.session_api, sheet: config.sheet, key: config.key,
       form: window.location.pathname + window.location.search,
       fields: typedFields(form), created: Date.now(), attempts: 0, state: "waiting",
-    });
+    };
+    const last = mine.slice().sort(function (a, b) { return a.created - b.created; }).pop();
+    // The same racks typed again (a second tap, the form opened again from its saved copy)
+    // would be a second, identical game: the table says whether it really was played twice.
+    if (last && sameTyping(last, entry) &&
+        !window.confirm(say("same_as_kept", { number: number, kept: last.number }))) {
+      return false;
+    }
+    await saveEntry(entry);
     window.location.href = config.sheet;
+    return true;
+  }
+
+  // Offline, the record form (as this phone saved it) still names the game it was saved for:
+  // it names the game after those kept on this phone.
+  async function numberTheForm() {
+    const form = document.querySelector("form[data-offline-queue]");
+    if (!form || !window.indexedDB || navigator.onLine) return; // online, the server numbers it
+    const config = JSON.parse(form.dataset.offlineQueue);
+    const number = nextAfter(await keptFor(config.session), config.number);
+    if (number === config.number) return;
+    const title = document.querySelector("[data-record-title]");
+    if (!title) return;
+    const label = title.dataset.label.replace("{number}", number);
+    title.textContent = label;
+    document.querySelectorAll("[data-record-round]").forEach(function (hint) { hint.hidden = true; });
+    const button = form.querySelector("button[type=submit]:not([name])");
+    if (button) button.textContent = label;
   }
 
   document.addEventListener("submit", function (event) {
@@ -255,7 +293,9 @@
       event.preventDefault();
       if (form.dataset.queued) return; // a second tap on the button
       form.dataset.queued = "1";
-      queueGame(form).catch(function (error) {
+      queueGame(form).then(function (kept) {
+        if (!kept) delete form.dataset.queued;
+      }, function (error) {
         delete form.dataset.queued;
         window.alert(say("keep_failed", { error: error }));
       });
@@ -356,6 +396,35 @@
     return item;
   }
 
+  // The kept games as rows of the score sheet, and the record button offering the game after
+  // them (the sheet as saved offline still offers the game it was saved with).
+  function showOnTheSheet(entries) {
+    const table = document.querySelector("main table.score-sheet");
+    let rows = document.getElementById("pending-rows");
+    if (rows) rows.remove();
+    if (table && entries.length) {
+      rows = element("tbody", "pending-rows");
+      rows.id = "pending-rows";
+      const columns = table.querySelectorAll("thead th").length;
+      entries.forEach(function (entry) {
+        const row = element("tr", "game pending-row");
+        row.dataset.pendingRow = String(entry.number);
+        row.append(element("th", "", String(entry.number) + " ⏳"));
+        const cell = element("td", "", say("waiting", { number: entry.number }));
+        cell.colSpan = Math.max(1, columns - 1);
+        row.append(cell);
+        rows.append(row);
+      });
+      const foot = table.querySelector("tfoot");
+      table.insertBefore(rows, foot);
+    }
+    document.querySelectorAll("main a[data-next-game]").forEach(function (link) {
+      const pageNumber = Number(link.dataset.nextGame);
+      const number = nextAfter(entries, pageNumber);
+      link.textContent = link.dataset.label.replace("{number}", number);
+    });
+  }
+
   async function showPending() {
     const sheet = document.querySelector("main .sheet-wrap");
     const meta = document.querySelector("meta[name='companion-live']");
@@ -363,6 +432,7 @@
     const entries = (await allEntries()).filter(function (e) {
       return String(e.session) === meta.dataset.session;
     });
+    showOnTheSheet(entries);
     let section = document.getElementById("pending-games");
     if (!entries.length) {
       if (section) section.remove();
@@ -488,7 +558,7 @@
   // When ---------------------------------------------------------------------------------------
 
   window.addEventListener("online", function () { showOfflineBanner(); flush(); });
-  window.addEventListener("offline", showOfflineBanner);
+  window.addEventListener("offline", function () { showOfflineBanner(); numberTheForm(); });
   document.addEventListener("companion:live-updated", function () {
     showOfflineBanner();
     showPending();
@@ -497,6 +567,7 @@
   window.setInterval(flush, RETRY_MS);
 
   showOfflineBanner();
+  numberTheForm();
   restoreIntoForm();
   listSavedPages();
   showPending().then(flush);

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   document.addEventListener("focusin", function (event) {
-    if (!event.target.matches("input[data-rack-field]")) return;
+    if (!event.target.matches("[data-rack-field]")) return;
     document.querySelectorAll(".palette").forEach(function (palette) {
       palette.dataset.paletteFor = event.target.id;
     });
@@ -63,7 +63,7 @@
     const form = document.querySelector("form[data-keep-typed]");
     if (!link || !form) return;
     const kept = (read() || {}).fields || {};
-    form.querySelectorAll("input[name^='lines-']:not([type=hidden])").forEach(function (input) {
+    form.querySelectorAll("input[name^='lines-']:not([type=hidden]), textarea[name^='lines-']").forEach(function (input) {
       kept[input.name] = input.value;
     });
     const winner = form.querySelector("input[name='winner']:checked");
@@ -86,7 +86,7 @@
       return;
     }
     const fields = stored.fields || {};
-    form.querySelectorAll("input[name^='lines-']:not([type=hidden])").forEach(function (input) {
+    form.querySelectorAll("input[name^='lines-']:not([type=hidden]), textarea[name^='lines-']").forEach(function (input) {
       if (Object.prototype.hasOwnProperty.call(fields, input.name)) input.value = fields[input.name];
     });
     if (fields.winner !== undefined) {

@@ -6,6 +6,8 @@
 // - Pages: from the network first, and each page saved as it is shown; without a connection
 //   the saved copy is shown, marked `data-offline-copy` (static/offline.js says "offline").
 //   A page never opened before falls back to /offline.
+// - Charts (…/chart.svg): from the network first, each saved as it is shown; offline the saved
+//   one, else an empty picture (never a broken image on the sheet).
 // - Never touched: the JSON API, the event streams, anything but GET.
 "use strict";
 
@@ -107,6 +109,27 @@ async function fromNetworkFirst(request) {
   }
 }
 
+const CHART_CACHE = "companion-charts";
+const MAX_CHARTS = 40;
+const NO_CHART = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 320"></svg>';
+
+async function chartNetworkFirst(request) {
+  const cache = await caches.open(CHART_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      await cache.put(request, response.clone());
+      const kept = await cache.keys();
+      for (const old of kept.slice(0, Math.max(0, kept.length - MAX_CHARTS))) await cache.delete(old);
+    }
+    return response;
+  } catch (error) {
+    const saved = await cache.match(request, { ignoreVary: true });
+    return saved || new Response(NO_CHART, { status: 200,
+                                             headers: { "Content-Type": "image/svg+xml" } });
+  }
+}
+
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -119,6 +142,8 @@ self.addEventListener("fetch", function (event) {
   }
   if (url.pathname.startsWith(ROOT + "static/")) {
     event.respondWith(fromCacheFirst(request));
+  } else if (url.pathname.endsWith("/chart.svg")) {
+    event.respondWith(chartNetworkFirst(request));
   } else if (request.mode === "navigate" || accept.includes("text/html")) {
     event.respondWith(fromNetworkFirst(request));
   }

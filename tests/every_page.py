@@ -118,7 +118,7 @@ def start_group_with_one_session(browser: Browser) -> tuple[str, str]:
     group_id = group.url.rstrip("/").rsplit("/", 1)[1]
     new = browser.get(f"/groups/{group_id}/sessions/new")
     sheet = browser.post(f"/groups/{group_id}/sessions/new", {
-        "csrf_token": csrf_token(new), "new_1": "Ann", "new_2": "Bob", "rounds": "1",
+        "csrf_token": csrf_token(new), "seat_1": "Ann", "seat_2": "Bob", "rounds": "1",
         "preset": "pressman"})
     assert sheet.status == 200 and "Ann" in sheet.text, (sheet.status, sheet.text[:500])
     player = PLAYER_LINK.search(browser.get(f"/groups/{group_id}/").text)

@@ -42,10 +42,13 @@ class SessionTally:
     games_played: int
     games_won: tuple[int, ...]
     totals: tuple[int, ...]
+    finished_early: bool = False
+    """Ended by the table before its last planned game: it counts as finished (a sheet's
+    ``finished_early``)."""
 
     @property
     def complete(self) -> bool:
-        return self.games_played >= self.rounds * len(self.players)
+        return self.finished_early or self.games_played >= self.rounds * len(self.players)
 
     def standings(self) -> tuple[Standing, ...]:
         return ranked_standings(self.players, dict(zip(self.players, self.games_won, strict=True)),
@@ -67,13 +70,15 @@ class PlayedSession:
     players: tuple[str, ...]
     rounds: int
     results: tuple[GameResult, ...]
+    finished_early: bool = False
 
     def tally(self) -> SessionTally:
         return SessionTally(
             self.key, self.played_at, self.players, self.rounds, len(self.results),
             tuple(sum(1 for r in self.results if r.winner == name) for name in self.players),
             tuple(sum(r.scores_by_name().get(name, 0) for r in self.results)
-                  for name in self.players))
+                  for name in self.players),
+            finished_early=self.finished_early)
 
 
 @dataclass(frozen=True, slots=True)

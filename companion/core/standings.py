@@ -105,6 +105,9 @@ class ScoreSheet:
     check: ZeroSumCheck
     standings: tuple[Standing, ...]
     games_played: int
+    finished_early: bool = False
+    """The table ended the session before its last planned game ("finish now"): the standings
+    as they stand are the final ones, and the league counts the session as played."""
 
     @property
     def games_planned(self) -> int:
@@ -112,7 +115,7 @@ class ScoreSheet:
 
     @property
     def complete(self) -> bool:
-        return self.games_played >= self.games_planned
+        return self.finished_early or self.games_played >= self.games_planned
 
     @property
     def balanced(self) -> bool:
@@ -129,7 +132,7 @@ class ScoreSheet:
 
 
 def build_sheet(players: Sequence[str], rounds: int,
-                results: Sequence[GameResult]) -> ScoreSheet:
+                results: Sequence[GameResult], *, finished_early: bool = False) -> ScoreSheet:
     players = tuple(players)
     grouped: dict[int, list[tuple[int, GameResult]]] = {}
     for number, result in enumerate(results, start=1):
@@ -143,4 +146,5 @@ def build_sheet(players: Sequence[str], rounds: int,
     totals = tuple(sum(result.scores[i] for result in results) for i in range(len(players)))
     won = tuple(sum(1 for result in results if result.winner == name) for name in players)
     return ScoreSheet(players, rounds, tuple(round_sheets), totals, won, ZeroSumCheck.of(totals),
-                      standings(players, results), len(results))
+                      standings(players, results), len(results),
+                      finished_early=finished_early and 0 < len(results) < rounds * len(players))

@@ -76,7 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     guards.init_app(app)  # inside hosting's wrappers: checks the Host the app will see
     hosting.init_app(app)
 
-    from companion.web import models  # noqa: F401  (registers the tables)
+    from companion.web import models, openapi  # noqa: F401  (models registers the tables)
     from companion.web.check import api as check_api
     from companion.web.check import views as check_views
     from companion.web.photos import api as photos_api
@@ -92,7 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                            solve_views.bp):
         app.register_blueprint(page_blueprint)
     for api_blueprint in (check_api.bp, scores_api.bp, turns_api.bp, photos_api.bp,
-                          solve_api.bp):
+                          solve_api.bp, openapi.bp):
         csrf.exempt(api_blueprint)
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")
     _register_live(app)

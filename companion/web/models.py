@@ -58,6 +58,9 @@ class ScoreSession(db.Model):  # type: ignore[name-defined,misc]
     can be served again until the next change."""
     group_id: Mapped[int | None] = mapped_column(
         ForeignKey("score_group.id", ondelete="SET NULL"), default=None, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the table ended the session before its last planned game ("finish now"); None
+    while it runs, or when it ended by playing every game."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan",

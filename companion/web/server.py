@@ -144,6 +144,9 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
         "workers": workers,
         "threads": threads,
         "worker_class": "gthread",
+        # A live stream never ends by itself: on Ctrl-C or SIGTERM a worker would wait for it
+        # gunicorn's default 30 s. A page or API answer takes well under a second.
+        "graceful_timeout": 3,
         "proc_name": "companion",
         "accesslog": None,  # the app logs one line per request, with its request id
         "errorlog": "-",

@@ -21,7 +21,12 @@ def record_paper_game(page: Any, number: int, scores: dict[str, str]) -> None:
 
 
 def image_loaded(page: Any, selector: str) -> bool:
-    return page.locator(selector).evaluate("img => img.complete && img.naturalWidth > 0")
+    """The picture has loaded (waited for: a chart comes after the page's own load)."""
+    image = page.locator(selector)
+    image.wait_for()
+    image.evaluate("img => img.complete || new Promise(done => img.addEventListener("
+                   "'load', done, {once: true}) || img.addEventListener('error', done))")
+    return image.evaluate("img => img.complete && img.naturalWidth > 0")
 
 
 def no_inline_script_or_style(page: Any) -> None:
@@ -41,8 +46,8 @@ def test_a_club_keeps_a_league_across_evenings(page: Any) -> None:
     no_inline_script_or_style(page)
 
     page.get_by_role("link", name="Start a session").click()
-    page.get_by_label("New player", exact=True).fill("Ann")
-    page.get_by_label("Another new player").fill("Bob")
+    page.get_by_label("Seat 1 (plays first)").fill("Ann")
+    page.get_by_label("Seat 2", exact=True).fill("Bob")
     page.get_by_label("Rounds").fill("1")
     page.get_by_role("button", name="Start the session").click()
     page.get_by_text("Session started").wait_for()

@@ -356,10 +356,60 @@ def test_a_game_refused_after_the_connection_returns_is_kept_to_correct_in_the_f
 
     refused.get_by_role("button", name="Correct it in the form").click()
     ann.wait_for_function(  # the form is filled again from the phone's copy, as typed
-        "() => (document.querySelector(\"input[aria-label='Bob rack']\") || {}).value === 'R14 J'")
+        "() => (document.querySelector(\"[aria-label='Bob rack']\") || {}).value === 'R14 J'")
     assert ann.get_by_label("Ann", exact=True).is_checked()
     ann.get_by_label("Bob rack", exact=True).fill("R13 J")
     ann.get_by_role("button", name="Record game 1").click()
     ann.get_by_text("Game 1 recorded: Ann won.").wait_for()
     assert not ann.locator("#pending-games").count()
     assert server.session(session_id)["games"][0]["scores"] == {"Ann": 43, "Bob": -43}
+
+
+def test_offline_the_next_game_is_offered_and_the_same_racks_again_are_asked_about(
+        browser: Any, server: RestartableServer) -> None:
+    """Issue 30: offline, the sheet offered "Record game 1" again after game 1 was kept, and
+    the same game typed again was queued as an identical game 2 without a word."""
+    context = browser.new_context(viewport=PHONE, base_url=server.url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    answers: list[bool] = []
+    asked: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if answers.pop(0) if answers else True:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    try:
+        session_id = start_session(page, ["Ann", "Bob"])
+        record_offline(page, 1, "Ann", {"Bob rack": "k5 j"})
+        page.get_by_role("link", name="Record game 2").wait_for()
+        assert page.locator("table.score-sheet tr[data-pending-row='1']").is_visible()
+
+        page.get_by_role("link", name="Record game 2").click()
+        page.wait_for_url(re.compile(r"/games/new"))
+        page.get_by_role("heading", name=re.compile("Record game 2")).wait_for()
+        fill_game(page, "Ann", {"Bob rack": "k5 j"})
+        answers.append(False)  # not played twice: keep nothing
+        page.get_by_role("button", name="Record game 2").click()
+        page.wait_for_function("() => !document.querySelector('form').dataset.queued")
+        assert "exactly the same racks" in asked[-1]
+        assert page.evaluate(QUEUE_NOW) == ["waiting 1"]
+
+        answers.append(True)  # it was played twice after all
+        page.get_by_role("button", name="Record game 2").click()
+        page.locator("tr[data-pending-row='2']").wait_for()
+        page.get_by_role("link", name="Record game 3").wait_for()
+        assert sorted(page.evaluate(QUEUE_NOW)) == ["waiting 1", "waiting 2"]
+        assert server.session(session_id)["games_played"] == 0
+
+        context.set_offline(False)
+        page.locator("tr[data-game='2']").wait_for()
+        assert server.session(session_id)["games_played"] == 2
+        page.locator("#pending-rows").wait_for(state="detached")
+        assert page.get_by_role("link", name=re.compile("Record game")).count() == 0  # complete
+    finally:
+        context.close()

@@ -33,8 +33,14 @@ CHART_STYLE = Style(
     legend_font_size=14, title_font_size=16)
 
 
-def _common(**options: object) -> dict[str, object]:
-    return {"style": CHART_STYLE, "js": [], "width": 720, "height": 320,
+PHONE_SIZE, SCREEN_SIZE = (360, 300), (720, 320)
+"""A chart drawn 360 wide for a phone's screen (``?size=phone``, chosen by the page's
+``<picture>``): drawn 720 wide and shrunk to a phone, its 13 px labels were about 6 px tall."""
+
+
+def _common(*, narrow: bool = False, **options: object) -> dict[str, object]:
+    width, height = PHONE_SIZE if narrow else SCREEN_SIZE
+    return {"style": CHART_STYLE, "js": [], "width": width, "height": height,
             "disable_xml_declaration": False, "explicit_size": False,
             "tooltip_border_radius": 0, "print_values": False,
             "stroke_style": {"width": 2.5}, **options}
@@ -53,13 +59,15 @@ def without_scripts(svg: bytes) -> bytes:
 
 
 def running_totals_chart(players: Sequence[str],
-                         lines: Sequence[Sequence[int]]) -> bytes:
+                         lines: Sequence[Sequence[int]], *, narrow: bool = False) -> bytes:
     """Each player's running total across the games of a sheet (game 0 is the start)."""
     games = len(lines[0]) if lines else 0
-    chart = pygal.Line(**_common(title=gettext("Running total"), show_dots=games <= 40,
-                                 x_title=gettext("game"), legend_at_bottom=True,
-                                 show_minor_x_labels=games <= 20,
-                                 x_labels_major_every=max(1, games // 10)))
+    most_labels = 6 if narrow else 10
+    chart = pygal.Line(**_common(narrow=narrow, title=gettext("Running total"),
+                                 show_dots=games <= 40, x_title=gettext("game"),
+                                 legend_at_bottom=True,
+                                 show_minor_x_labels=games <= 2 * most_labels,
+                                 x_labels_major_every=max(1, games // most_labels)))
     chart.x_labels = [str(number) for number in range(games + 1)]
     for name, line in zip(players, lines, strict=True):
         chart.add(name, [0, *line])
@@ -68,12 +76,30 @@ def running_totals_chart(players: Sequence[str],
     return without_scripts(chart.render())
 
 
-def session_totals_chart(name: str, points: Sequence[tuple[datetime, int]]) -> bytes:
+def date_labels(moments: Sequence[datetime], most: int) -> tuple[list[datetime], str]:
+    """At most ``most`` x-axis dates, each written differently: the days of the sessions
+    ("8 Jan") when they fit in a few months, else the first of each month ("Jan 2026"). Two
+    sessions on one day, or ten in one month, gave ten labels reading the same date."""
+    days = sorted({moment.replace(hour=0, minute=0, second=0, microsecond=0)
+                   for moment in moments})
+    if days and (days[-1] - days[0]).days <= 92:
+        labels, pattern = days, "d MMM"
+    else:
+        labels = sorted({day.replace(day=1) for day in days})
+        pattern = "MMM y"
+    step = max(1, -(-len(labels) // most))  # every step-th, so that at most `most` remain
+    return labels[::step], pattern
+
+
+def session_totals_chart(name: str, points: Sequence[tuple[datetime, int]], *,
+                         narrow: bool = False) -> bytes:
     """A player's score in each session, over time."""
+    labels, pattern = date_labels([moment for moment, _total in points], 4 if narrow else 8)
     chart = pygal.DateLine(**_common(
-        title=gettext("%(name)s: score per session", name=name), show_legend=False,
-        show_dots=len(points) <= 60, x_label_rotation=0,
-        x_value_formatter=lambda moment: format_date(moment, "MMM y"),
+        narrow=narrow, title=gettext("%(name)s: score per session", name=name),
+        show_legend=False, show_dots=len(points) <= 60, x_label_rotation=0,
+        x_value_formatter=lambda moment: format_date(moment, pattern),
         no_data_text=gettext("No sessions in this period")))
+    chart.x_labels = labels
     chart.add(name, [(moment, total) for moment, total in points])
     return without_scripts(chart.render())

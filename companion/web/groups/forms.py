@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import IntegerField, SelectField, SelectMultipleField, StringField, widgets
+from wtforms import IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.core.scoring import MAX_ROUNDS
@@ -24,29 +24,25 @@ class ImportForm(FlaskForm):
                      render_kw={"accept": ".json,application/json"})  # the picker offers exports
 
 
-class Checkboxes(SelectMultipleField):
-    widget = widgets.ListWidget(prefix_label=False)
-    option_widget = widgets.CheckboxInput()
-
-
 class GroupSessionForm(FlaskForm):
-    """A session of the group: players ticked from the group, new names typed."""
+    """A session of the group: a name for each seat, in seating order (seat 1 plays first).
+    The page offers the group's members to tap into the next free seat and to pick from as
+    each seat is typed; a name the group does not have joins it."""
 
-    members = Checkboxes(_l("Players from the group"), choices=[], validate_choice=True)
-    new_1 = StringField(_l("New player"))
-    new_2 = StringField(_l("Another new player"))
+    seat_1 = StringField(_l("Seat 1 (plays first)"))
+    seat_2 = StringField(_l("Seat 2"))
+    seat_3 = StringField(_l("Seat 3 (optional)"))
+    seat_4 = StringField(_l("Seat 4 (optional)"))
     rounds = IntegerField(_l("Rounds"), default=1,
                           validators=[InputRequired(_l("How many rounds?")),
                                       NumberRange(1, MAX_ROUNDS)],
                           render_kw={"inputmode": "numeric", "min": 1, "max": MAX_ROUNDS})
     preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
 
-    def new_fields(self) -> list[StringField]:
-        return [self.new_1, self.new_2]
+    def seat_fields(self) -> list[StringField]:
+        return [self.seat_1, self.seat_2, self.seat_3, self.seat_4]
 
     def names(self) -> list[str]:
-        """Ticked players in the group's order, then the new names (the core refuses more
-        than a table holds, saying so)."""
-        chosen = [name for name, _label in self.members.choices  # type: ignore[union-attr]
-                  if name in (self.members.data or [])]
-        return [*chosen, *(field.data or "" for field in self.new_fields())]
+        """The named seats in order (an empty seat between two is skipped: the order of the
+        others stays); the core refuses fewer than two players or a name twice, saying so."""
+        return [name for field in self.seat_fields() if (name := (field.data or "").strip())]

@@ -174,14 +174,16 @@ def session_tallies(group: Group, period: Period = Period.ALL,
     games, games won, total)."""
     won = func.sum(case((Game.winner_id == Player.id, 1), else_=0))
     query = (select(ScoreSession.public_id, ScoreSession.created_at, ScoreSession.rounds,
-                    Player.name, func.count(GameEntry.id), won, func.sum(GameEntry.score))
+                    Player.name, func.count(GameEntry.id), won, func.sum(GameEntry.score),
+                    ScoreSession.finished_at)
              .select_from(GameEntry)
              .join(Player, GameEntry.player_id == Player.id)
              .join(Game, GameEntry.game_id == Game.id)
              .join(ScoreSession, Player.session_id == ScoreSession.id)
              .where(ScoreSession.group_id == group.id)
              .group_by(ScoreSession.id, ScoreSession.public_id, ScoreSession.created_at,
-                       ScoreSession.rounds, Player.id, Player.seat, Player.name)
+                       ScoreSession.rounds, ScoreSession.finished_at, Player.id, Player.seat,
+                       Player.name)
              .order_by(ScoreSession.created_at, ScoreSession.id, Player.seat))
     if member is not None:
         query = query.where(ScoreSession.id.in_(
@@ -191,20 +193,21 @@ def session_tallies(group: Group, period: Period = Period.ALL,
         query = query.where(ScoreSession.created_at >= start)
     tallies: list[SessionTally] = []
     seats: list[tuple[str, int, int, int]] = []
-    current: tuple[str, datetime, int] | None = None
+    current: tuple[str, datetime, int, bool] | None = None
 
     def close() -> None:
         if current is not None:
             tallies.append(SessionTally(
                 current[0], current[1], tuple(s[0] for s in seats), current[2],
                 max(s[1] for s in seats), tuple(s[2] for s in seats),
-                tuple(s[3] for s in seats)))
+                tuple(s[3] for s in seats), finished_early=current[3]))
             seats.clear()
 
-    for session_id, created_at, rounds, name, games, games_won, total in rows_of(query):
+    for (session_id, created_at, rounds, name, games, games_won, total,
+         finished_at) in rows_of(query):
         if current is None or current[0] != session_id:
             close()
-            current = (session_id, created_at, rounds)
+            current = (session_id, created_at, rounds, finished_at is not None)
         seats.append((name, games, games_won, total))
     close()
     return tallies
@@ -289,5 +292,6 @@ def session_summaries(group: Group,
     return [{"id": session_id, "date": created_at.date().isoformat(), "players": players,
              "games_played": 0 if tally is None else tally.games_played,
              "games_planned": rounds * len(players),
-             "winners": [] if tally is None else list(tally.winners())}
+             "winners": [] if tally is None else list(tally.winners()),
+             "finished_early": tally is not None and tally.finished_early}
             for session_id, (created_at, rounds, players, tally) in newest_first]

@@ -103,6 +103,7 @@ def session_export(score_session: ScoreSession) -> dict[str, Any]:
         "preset": score_session.preset_key,
         "rules": dict(score_session.rule_overrides or {}),
         "rounds": score_session.rounds,
+        "finished_at": stamp(score_session.finished_at),
         "edit_key_hash": score_session.edit_key_hash,
         "players": list(names),
         "games": [{"number": game.number, **result_json(game.to_result(score_session.players)),
@@ -244,6 +245,7 @@ def _check_session(data: object, where: str) -> CheckedSession:
     created_at = _moment(session.get("created_at"), "`created_at`", where)
     assert created_at is not None
     _moment(session.get("updated_at"), "`updated_at`", where, optional=True)
+    _moment(session.get("finished_at"), "`finished_at`", where, optional=True)
     try:
         players = check_players(_list(session.get("players"), "`players`", where))
         rounds = session.get("rounds")
@@ -508,7 +510,8 @@ def _store_session(checked: CheckedSession, group: Group | None,
         created_at=checked.created_at,
         updated_at=_moment(data.get("updated_at"), "", "", optional=True) or checked.created_at,
         preset_key=get_preset(data.get("preset")).key, rule_overrides=dict(data.get("rules") or {}),
-        rounds=data["rounds"], edit_key_hash=data["edit_key_hash"])
+        rounds=data["rounds"], edit_key_hash=data["edit_key_hash"],
+        finished_at=_moment(data.get("finished_at"), "", "", optional=True))
     key = None
     if not keep_ids:  # the key a new session gets (derived from the server's secret)
         key = edit_key_of(score_session)

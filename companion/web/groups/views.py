@@ -28,6 +28,7 @@ from flask import (
 )
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import ScoringError
@@ -169,7 +170,11 @@ def start_group() -> BaseResponse | tuple[str, int] | str:
                           name=group.name), "success")
             return redirect(url_for(".group_page", group_id=group.public_id))
     status = 422 if request.method == "POST" else 200
-    return render_template("groups/start.html", form=form, import_form=ImportForm()), status
+    wanted = (request.args.get("imported") or "").split(",")[:50]
+    imported = db.session.scalars(select(Group).where(Group.public_id.in_(wanted))
+                                  .order_by(Group.id)).all() if any(wanted) else []
+    return render_template("groups/start.html", form=form, import_form=ImportForm(),
+                           imported=imported), status
 
 
 @bp.get("/<group_id>/")
@@ -205,7 +210,6 @@ def join_group(group_id: str) -> BaseResponse:
 def new_session(group_id: str) -> BaseResponse | tuple[str, int] | str:
     group = load_for_writing(group_id)
     form = GroupSessionForm()
-    form.members.choices = [(member.name, member.name) for member in group.members]
     if form.validate_on_submit():
         try:
             score_session, _key = scores_service.create_session(
@@ -239,7 +243,8 @@ def player_page(group_id: str, player_id: str) -> str:
 def player_chart(group_id: str, player_id: str) -> Response:
     member = load_member(load(group_id), player_id)
     points = service.member_session_totals(member, period_argument())
-    return svg_response(charts.session_totals_chart(member.name, points))
+    return svg_response(charts.session_totals_chart(member.name, points,
+                                                    narrow=request.args.get("size") == "phone"))
 
 
 def svg_response(svg: bytes) -> Response:
@@ -259,8 +264,8 @@ def standings_picture(group_id: str) -> Response:
     subtitle = ngettext("%(period)s · %(num)s session", "%(period)s · %(num)s sessions", played,
                         period=PERIOD_TITLES[period])
     png = picture.standings_png(group.name, subtitle,
-                                ["", gettext("Player"), gettext("Sessions"), gettext("Games"),
-                                 gettext("Score")], rows)
+                                ["", gettext("Player"), gettext("Sessions won"),
+                                 gettext("Games won"), gettext("Score")], rows)
     return Response(png, mimetype="image/png", headers={
         "Content-Disposition": f'inline; filename="standings-{period.value}.png"'})
 
@@ -281,12 +286,17 @@ def import_file() -> BaseResponse | tuple[str, int]:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            payload = parse_json_text(form.file.data.read())
+            raw = form.file.data.read()
+            payload = parse_json_text(raw)
             begin_write()  # checked and stored under the write lock: two imports queue
             imported = transfer.import_file(payload, keep_ids=False)
         except JsonTextError as error:
             db.session.rollback()
-            form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
+            if raw.lstrip()[:1] in (b"{", b"["):  # JSON, broken: where it breaks helps
+                form.file.errors = [gettext("This file is not JSON: %(error)s", error=error)]
+            else:  # a text file, a photo: the parser's words ("Expecting value") help nobody
+                form.file.errors = [gettext("This is not a file exported from Companion: "
+                                            "choose the .json file that “Export” saved.")]
         except transfer.ImportRefused as error:
             db.session.rollback()
             refusal = import_refusal(error)  # a sentence of its own: "Nothing was imported. This…"

@@ -217,6 +217,8 @@ def script_texts() -> dict[str, str]:
         "drop_confirm": gettext("Drop what this phone typed for game {number}?"),
         "failed": gettext("That did not work ({error}): nothing was dropped."),
         "server_refused": gettext("the server refused it ({status})"),
+        "same_as_kept": gettext("Game {kept}, kept on this phone, has exactly the same racks. "
+                                "Record them again as game {number}?"),
         # rack_photo.js
         "photo_read": gettext("Tiles read: {count} · rack value {value}"),
         "photo_jokers": gettext("jokers included: {count}"),

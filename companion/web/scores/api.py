@@ -342,3 +342,26 @@ def add_round(session_id: str) -> Any:
     readable = service.read_session(session_id)
     assert readable is not None
     return jsonify({**service.session_json(readable), "links": links(readable)})
+
+
+@bp.post("/sessions/<session_id>/finish")
+def finish_now(session_id: str) -> Any:
+    """End the session before its last planned game: the standings as they stand are final,
+    and a group's league counts it. ``DELETE`` on the same address undoes it."""
+    session = writable_session(session_id)
+    service.finish_now(session)
+    return session_answer(session_id)
+
+
+@bp.delete("/sessions/<session_id>/finish")
+def continue_session(session_id: str) -> Any:
+    """Undo "finish now": the session is in progress again."""
+    session = writable_session(session_id)
+    service.continue_session(session)
+    return session_answer(session_id)
+
+
+def session_answer(session_id: str) -> Any:
+    readable = service.read_session(session_id)
+    assert readable is not None
+    return jsonify({**service.session_json(readable), "links": links(readable)})

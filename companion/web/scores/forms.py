@@ -19,6 +19,7 @@ from wtforms import (
     RadioField,
     SelectField,
     StringField,
+    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
@@ -70,6 +71,8 @@ class NewSessionForm(FlaskForm):
         said once under the empty seat: a ``validate_player_4`` would also have put its own
         words under player 4."""
         fields_valid = super().validate(extra_validators)
+        if self.player_1.errors and list(self.player_2.errors) == list(self.player_1.errors):
+            self.player_2.errors = []  # "Name at least two players." once, under player 1
         return self._seats_have_no_gap() and fields_valid
 
     def _seats_have_no_gap(self) -> bool:
@@ -130,9 +133,10 @@ class PlayerLineForm(Form):
         def get_translations(self, form: Form) -> object:
             return wtforms_translations
 
-    rack = StringField(_l("Tiles left"), validators=[rack_notation],
-                       render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
-                                  **TILE_FIELD})
+    # Two lines that wrap: a rack read from a photo (16 tiles and more) shows whole at 360 px.
+    rack = TextAreaField(_l("Tiles left"), validators=[rack_notation],
+                         render_kw={"placeholder": _l("e.g. K5 R13 J"), "data-rack-field": "",
+                                    "rows": 2, **TILE_FIELD})
     total = IntegerField(_l("or points"), validators=[Optional(), NumberRange(min=0)],
                          render_kw={"inputmode": "numeric", "min": 0})
     jokers = IntegerField(_l("+ jokers"), validators=[Optional(), NumberRange(0, 8)],

@@ -310,7 +310,8 @@ def create_session(names: list[str], rounds: int, preset_key: str | None,
 
 
 def sheet_of(session: ScoreSession) -> ScoreSheet:
-    return build_sheet(session.player_names, session.rounds, session.results())
+    return build_sheet(session.player_names, session.rounds, session.results(),
+                       finished_early=session.finished_at is not None)
 
 
 def delete_session(session: ScoreSession) -> None:
@@ -409,6 +410,10 @@ def record_game(session: ScoreSession, entry: GameInput, *, expected_number: int
     number = highest + 1
     if expected_number is not None and expected_number != number:
         raise _conflict(session, expected_number, number)
+    if session.finished_at is not None:
+        raise SessionStateError("the session was finished early: tap “Continue the session” on "
+                                "the sheet to record more games", field="number",
+                                code="finished_early")
     if played >= planned or number > planned:
         raise SessionStateError(f"the session is complete: all {planned} games "
                                 f"({session.rounds} round{'s' * (session.rounds != 1)}) are "
@@ -698,6 +703,7 @@ def session_json(session: ScoreSession) -> dict[str, Any]:
         "games_played": sheet.games_played,
         "games_planned": sheet.games_planned,
         "complete": sheet.complete,
+        "finished_early": sheet.finished_early,
         "next_game": None if sheet.next_game is None else
         {"number": sheet.next_game[0], "round": sheet.next_game[1]},
     }
@@ -782,7 +788,42 @@ def add_round(session: ScoreSession, *, expected_number: int | None = None) -> N
             f"round{'s' * (session.rounds != 1)} now (one was added from another phone, or by "
             "a second tap); check the sheet", field="number", code="round_taken",
             params={"expected": expected_number, "rounds": session.rounds})
+    if session.finished_at is not None:
+        raise SessionStateError("the session was finished early: tap “Continue the session” on "
+                                "the sheet to add a round", field="number",
+                                code="finished_early")
     check_rounds(session.rounds + 1)
     session.rounds += 1
+    _changed(session)
+    db.session.commit()
+
+
+# Finishing early ------------------------------------------------------------------------------
+
+def finish_now(session: ScoreSession) -> None:
+    """End a session in progress before its last planned game: the standings as they stand are
+    final, and the league counts it. ``session`` comes from ``lock_session``."""
+    played, _highest = games_stored(session)
+    planned = session.rounds * len(session.players)
+    if session.finished_at is not None:
+        raise SessionStateError("the session is already finished", code="already_finished")
+    if played == 0:
+        raise SessionStateError("no game is recorded yet: there is nothing to finish (delete "
+                                "the session instead)", code="nothing_to_finish")
+    if played >= planned:
+        raise SessionStateError(f"the session is complete: all {planned} games are recorded",
+                                code="complete", params={"planned": planned})
+    session.finished_at = utc_now()
+    _changed(session)
+    db.session.commit()
+
+
+def continue_session(session: ScoreSession) -> None:
+    """Undo "finish now": the session is in progress again, its next game the one after the
+    last recorded. ``session`` comes from ``lock_session``."""
+    if session.finished_at is None:
+        raise SessionStateError("the session was not finished early: there is nothing to "
+                                "continue", code="not_finished_early")
+    session.finished_at = None
     _changed(session)
     db.session.commit()

@@ -83,6 +83,7 @@ def can_edit(score_session: ScoreSession | SheetView) -> bool:
 def check_editable(score_session: ScoreSession) -> None:
     """A 403 naming the link that would open the session, unless this phone may change it."""
     if not can_edit(score_session):
+        g.error_back = sheet_url(score_session)  # the Forbidden page links back to the sheet
         abort(403, description=gettext("This phone cannot change this session: open the "
                                        "“share to edit” link from a phone that can."))
 
@@ -534,5 +535,39 @@ def running_totals_chart(session_id: str) -> Response:
 
     score_session = load(session_id)
     players = score_session.player_names
-    svg = draw(players, running_totals(players, score_session.results()))
+    svg = draw(players, running_totals(players, score_session.results()),
+               narrow=request.args.get("size") == "phone")
     return Response(svg, mimetype="image/svg+xml", headers=CHART_HEADERS)
+
+
+@bp.post("/<session_id>/finish")
+def finish_now(session_id: str) -> BaseResponse:
+    """"Finish now": the session ends with the standings as they stand (the sheet says so)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description=gettext("The button expired: reload the page and try again."))
+    score_session = load_for_writing(session_id)
+    try:
+        service.finish_now(score_session)
+    except SessionStateError as error:
+        db.session.rollback()
+        flash(refusal(error), "error")
+    else:
+        flash(gettext("The session is finished: these are the final standings. “Continue the "
+                      "session” undoes it."), "success")
+    return redirect(sheet_url(score_session))
+
+
+@bp.post("/<session_id>/continue")
+def continue_session(session_id: str) -> BaseResponse:
+    """Undo "finish now": the session is in progress again."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400, description=gettext("The button expired: reload the page and try again."))
+    score_session = load_for_writing(session_id)
+    try:
+        service.continue_session(score_session)
+    except SessionStateError as error:
+        db.session.rollback()
+        flash(refusal(error), "error")
+    else:
+        flash(gettext("The session continues: record the next game."), "success")
+    return redirect(sheet_url(score_session))

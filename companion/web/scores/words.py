@@ -184,13 +184,30 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
                                       "keeps of it is not a game these rules can score", **p),
     "since_undone": lambda p: gettext("this form recorded game %(number)s, but that game was "
                                       "undone since: nothing is stored for it now", **p),
+    "finished_early": lambda p: gettext("the session was finished early: tap “Continue the "
+                                        "session” on the sheet to record more games"),
+    "already_finished": lambda p: gettext("the session is already finished"),
+    "nothing_to_finish": lambda p: gettext("no game is recorded yet: there is nothing to "
+                                           "finish (delete the session instead)"),
+    "not_finished_early": lambda p: gettext("the session was not finished early: there is "
+                                            "nothing to continue"),
     "redo_blocked": lambda p: gettext("game %(number)s cannot be put back: the next game is "
                                       "%(next)s", **p),
 }
 
 
 def refusal(error: Exception) -> str:
-    """The refusal said in the page's language (the English message on an English page)."""
+    """The refusal said in the page's language (the English message on an English page), as
+    a sentence: its first letter upper-case, unless it begins with a name as typed. The API
+    keeps the core's own words."""
+    said = _refusal_words(error)
+    name = str(getattr(error, "params", {}).get("name") or getattr(error, "player", "") or "")
+    if name and said.startswith(name):
+        return said
+    return said[:1].upper() + said[1:]
+
+
+def _refusal_words(error: Exception) -> str:
     code = getattr(error, "code", None)
     if current_language() == DEFAULT_LANGUAGE or code not in SENTENCES:
         return str(error)

@@ -18,8 +18,10 @@ from companion.core.presets import (
     MIN_PLAYERS,
     SHORTEST_TURN_SECONDS,
 )
+from companion.core.scoring import ScoringError, check_players
 from companion.core.tiles import NotationError, parse_rack, parse_table
 from companion.web.forms import PRESET_CHOICES, TILE_FIELD
+from companion.web.scores.words import refusal
 from companion.web.tool_text import notation_error_html
 
 
@@ -98,6 +100,10 @@ def seating(_form: FlaskForm, field: Field) -> None:
             raise ValidationError(gettext(
                 "“%(name)s…” is longer than %(longest)s characters.", name=name[:20],
                 longest=LONGEST_NAME))
+    try:  # the rest as a session's players are checked ("Anna, Anna" is one player twice)
+        check_players(names)
+    except ScoringError as error:
+        raise ValidationError(refusal(error)) from error
 
 
 class TimerForm(FlaskForm):

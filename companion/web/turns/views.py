@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from companion.core.presets import BONUS_JOKER_PRESETS, get_preset, with_tournament_rule
+from companion.core.presets import (
+    BONUS_JOKER_PRESETS,
+    LONGEST_TURN_SECONDS,
+    SHORTEST_TURN_SECONDS,
+    get_preset,
+    with_tournament_rule,
+)
 from companion.core.referee import TurnInputError, TurnVerdict, referee_typed_turn
 from companion.core.solver import turn_hint
 from companion.core.tiles import parse_rack, parse_table
 from companion.web.tool_text import input_error_html, verdict_penalty_text
 from companion.web.turns.forms import RefereeTurnForm, TimerForm, join_player_names
+
+TURN_SECONDS_RANGE = (SHORTEST_TURN_SECONDS, LONGEST_TURN_SECONDS)
 
 bp = Blueprint("turns", __name__)
 bp.add_app_template_filter(verdict_penalty_text, "penalty_text")
@@ -70,9 +78,11 @@ def timer() -> tuple[str, int]:
         args["players"] = join_player_names(args.poplist("player"))
     form = TimerForm(args, meta={"csrf": False})
     if "players" not in args or "edit" in args:
-        return render_template("turns/timer_setup.html", form=form), 200
+        return render_template("turns/timer_setup.html", form=form,
+                               seconds_range=TURN_SECONDS_RANGE), 200
     if not form.validate():
-        return render_template("turns/timer_setup.html", form=form), 422
+        return render_template("turns/timer_setup.html", form=form,
+                               seconds_range=TURN_SECONDS_RANGE), 422
     preset = get_preset(form.preset.data)
     seconds = form.seconds.data or preset.turn_seconds
     return render_template("turns/timer.html", form=form, preset=preset, seconds=seconds,
