@@ -1,7 +1,7 @@
 """sessions: finished_at, when the table ended a session before its last planned game
 
 Revision ID: b7d41f0c2e93
-Revises: 5913628d9e4e
+Revises: b7d41e2c9a60
 Create Date: 2026-12-01 21:10:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'b7d41f0c2e93'
-down_revision = '5913628d9e4e'
+down_revision = 'b7d41e2c9a60'
 branch_labels = None
 depends_on = None
 
