@@ -48,7 +48,7 @@ class HttpStream:
             for event in parse_events(chunks()):
                 self.events.put((time.monotonic(), event))
         except (OSError, ValueError, AttributeError, http.client.HTTPException):
-            return  # closed by the test (AttributeError: http.client's file gone), or the server stopped
+            return  # closed by the test (AttributeError: its file is gone) or the server stopped
 
     def next_game(self, timeout: float = 10.0) -> tuple[float, dict[str, Any]]:
         """The next `game` event's arrival time and its JSON data."""
