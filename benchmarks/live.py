@@ -83,15 +83,18 @@ class Streams:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\n"
                      "Accept: text/event-stream\r\n\r\n".encode())
+        first = True
         try:
             while line := await reader.readline():
                 if line.startswith(b"data: {"):
                     played = json.loads(line[6:])["games_played"]
-                    self.arrivals.setdefault(played, []).append(time.monotonic())
-                    if played == 0:
+                    if first:  # the state it opened at
+                        first = False
                         self.open += 1
                         if self.open >= target:
                             ready.set()
+                    else:
+                        self.arrivals.setdefault(played, []).append(time.monotonic())
         finally:
             writer.close()
 
