@@ -141,7 +141,7 @@ def events(session_id: str) -> Response:
     start = StreamStart(app, session_id, score_session.id, since, generation,
                         str(score_session.version), event_data(score_session))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    if HAND_OVER in request.environ:  # companion serve's event loop holds the stream
+    if HAND_OVER in request.environ and request.method == "GET":  # serve's loop holds it
         request.environ[HAND_OVER] = start
         return Response(mimetype="text/event-stream", headers=headers)
     return Response(session_events(start), mimetype="text/event-stream", headers=headers)
