@@ -1,116 +1,244 @@
-"""Benchmark of the live stream: how soon every listening phone hears of a game, and what the
-version check that every stream runs twice a second costs the database.
+"""Benchmark of a club's evening against a real `companion serve` on 127.0.0.1 (SQLite).
 
-    .venv/bin/python -m benchmarks.live [--phones 50] [--games 12] [--across-processes]
+    .venv/bin/python -m benchmarks.live [--streams 100 300 1000] [--slow 64] [--games 3]
 
-A real threaded server on 127.0.0.1 with an SQLite file in a temp folder; the phones are
-threads reading real connections. Games are recorded through the same server process (its
-streams are woken at once), or with ``--across-processes`` through a second server process on
-the same database file (the streams learn of them by their version check). The version check is timed against a yardstick measured in
-the same run: a bare ``SELECT 1`` through the same SQLAlchemy session.
+For each number of open live streams (with ``--slow`` clients that send half a request and
+wait, opened again as soon as the server closes them): ``GET /`` latency (p50, p95, each on a
+new connection), the time from a game acknowledged to its event on every stream, and the
+server's memory per open stream (the growth of its processes' resident memory, divided by the
+streams). Then an editing phone's sheet, a reader's sheet and a static file, each fetched as
+fast as two keep-alive connections can for a few seconds: the sheets as a share of the static
+file's throughput. The streams and the slow clients are asyncio connections of this process;
+the open-files limit is raised to the hard limit first.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import http.client
+import http.cookiejar
+import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import timeit
+import urllib.request
 from pathlib import Path
+from typing import Any
 
-from werkzeug.serving import make_server
-
-from companion.web import create_app
-from companion.web.extensions import db
 from tests.golden import GOLDEN_AS_PLAYED
-from tests.postgres.test_live_postgresql import SERVE
-from tests.sse import HttpStream
-from tests.web.test_live_server import api
+from tests.serving import free_port, server_environment, wait_until_healthy
+
+PLAYERS = ["A", "B", "C", "D"]
 
 
-def version_check_cost(app: object, session_id: str) -> tuple[float, float]:
-    """Median µs of one version check and of a bare SELECT 1, in one app context each."""
-    from sqlalchemy import text
+def api(base: str, path: str, body: dict[str, Any] | None = None,
+        key: str | None = None) -> dict[str, Any]:
+    request = urllib.request.Request(base + path, method="GET" if body is None else "POST",
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return dict(json.loads(answer.read()))
 
-    from companion.web.live.state import session_version
 
-    with app.app_context():  # type: ignore[attr-defined]
-        def check() -> None:
-            session_version(session_id)
-            db.session.rollback()
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
-        def yardstick() -> None:
-            db.session.execute(text("SELECT 1"))
-            db.session.rollback()
 
-        results = []
-        for function in (check, yardstick):
-            timer = timeit.Timer(function)
-            loops, _ = timer.autorange()
-            results.append(statistics.median(timer.repeat(5, loops)) / loops * 1e6)
-    return results[0], results[1]
+def server_memory_kb(pid: int) -> int:
+    """Resident memory of the server and its worker processes."""
+    pids = [pid, *map(int, subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                                          text=True, check=False).stdout.split())]
+    total = 0
+    for each in pids:
+        for line in Path(f"/proc/{each}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+class Streams:
+    """Open event streams and half-sent requests, held by an asyncio loop in a thread."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.arrivals: dict[int, list[float]] = {}  # games played -> arrival times
+        self.open = 0
+        self.tasks: list[asyncio.Task[None]] = []
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    def run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+
+    async def _stream(self, path: str, ready: asyncio.Event, target: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+        first = True
+        try:
+            while line := await reader.readline():
+                if line.startswith(b"data: {"):
+                    played = json.loads(line[6:])["games_played"]
+                    if first:  # the state it opened at
+                        first = False
+                        self.open += 1
+                        if self.open >= target:
+                            ready.set()
+                    else:
+                        self.arrivals.setdefault(played, []).append(time.monotonic())
+        finally:
+            writer.close()
+
+    async def open_streams(self, path: str, count: int) -> None:
+        ready, target = asyncio.Event(), self.open + count
+        for _stream in range(count):
+            self.tasks.append(asyncio.create_task(self._stream(path, ready, target)))
+            await asyncio.sleep(0.002)
+        await asyncio.wait_for(ready.wait(), 120)
+
+    async def _slow_client(self) -> None:
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: bench\r\nX-Half: ")
+                await reader.read()  # until the server closes it
+                writer.close()
+            except OSError:
+                await asyncio.sleep(0.1)
+
+    async def start_slow_clients(self, count: int) -> None:
+        for _client in range(count):
+            self.tasks.append(asyncio.create_task(self._slow_client()))
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+
+
+def page_latencies(base: str, count: int) -> list[float]:
+    seconds = []
+    for _request in range(count):
+        started = time.perf_counter()
+        with urllib.request.urlopen(base + "/", timeout=30) as answer:
+            answer.read()
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def throughput(port: int, path: str, cookie: str, seconds: float) -> float:
+    """Answers a second for ``path`` from two keep-alive connections."""
+    counts = [0, 0]
+
+    def fetch(slot: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            connection.request("GET", path, headers={"Cookie": cookie})
+            answer = connection.getresponse()
+            answer.read()
+            assert answer.status == 200, (path, answer.status)
+            counts[slot] += 1
+        connection.close()
+
+    workers = [threading.Thread(target=fetch, args=(slot,)) for slot in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(counts) / seconds
+
+
+def editor_cookie(base: str, session: dict[str, Any]) -> str:
+    """The cookies of a phone that joined through the share-to-edit link."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(f"{base}/scores/{session['id']}/join?key={session['edit_key']}") as page:
+        assert b"share-to-edit link" in page.read(), "the phone did not get the edit right"
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phones", type=int, default=50)
-    parser.add_argument("--games", type=int, default=12)
-    parser.add_argument("--across-processes", action="store_true")
+    parser.add_argument("--streams", type=int, nargs="+", default=[100, 300, 1000])
+    parser.add_argument("--slow", type=int, default=64)
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=4.0, help="per throughput figure")
     arguments = parser.parse_args()
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
     folder = Path(tempfile.mkdtemp(prefix="companion-live-"))
-    app = create_app({"SECRET_KEY": "bench", "LIVE_STREAM_SECONDS": 600,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'companion.sqlite'}"})
-    with app.app_context():
-        db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = writer = f"http://127.0.0.1:{server.server_port}"
-    other_process = None
-    if arguments.across_processes:
-        other_process = subprocess.Popen(
-            [sys.executable, "-c", SERVE, app.config["SQLALCHEMY_DATABASE_URI"]],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert other_process.stdout is not None
-        writer = f"http://127.0.0.1:{int(other_process.stdout.readline())}"
-    rounds = -(-arguments.games // 4)
-    created = api(base, "/api/v1/sessions", {"players": ["A", "B", "C", "D"], "rounds": rounds})
-    path = f"/api/v1/sessions/{created['id']}/events"
-    phones = [HttpStream("127.0.0.1", server.server_port, path) for _ in range(arguments.phones)]
-    for phone in phones:
-        phone.next_game()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = folder / "server.log"
+    with log.open("wb") as log_file:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--port", str(port)],
+            env=server_environment(COMPANION_INSTANCE=str(folder)), cwd=folder,
+            stdout=log_file, stderr=subprocess.STDOUT)
+    streams = Streams(port)
+    try:
+        wait_until_healthy(base, server, log)
+        print(f"companion serve (defaults: 1 worker, 16 threads), SQLite; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {arguments.slow} clients "
+              "sending half a request throughout")
+        streams.run(streams.start_slow_clients(arguments.slow))
+        rounds = -(-arguments.games * len(arguments.streams) // len(PLAYERS)) + 1
+        created = api(base, "/api/v1/sessions", {"players": PLAYERS, "rounds": rounds})
+        path = f"/api/v1/sessions/{created['id']}/events"
+        page_latencies(base, 5)  # warm
+        time.sleep(1)
+        memory_before = server_memory_kb(server.pid)
+        played = 0
+        print(f"{'streams':>8} {'GET / p50':>10} {'p95':>8} {'event p50':>10} {'p95':>8} "
+              f"{'max':>8} {'<=1 s':>7} {'KB/stream':>10}")
+        for target in arguments.streams:
+            streams.run(streams.open_streams(path, target - streams.open))
+            time.sleep(1)
+            per_stream = (server_memory_kb(server.pid) - memory_before) / target
+            latencies = page_latencies(base, 100)
+            delays: list[float] = []
+            for _game in range(arguments.games):
+                played += 1
+                body = GOLDEN_AS_PLAYED[(played - 1) % len(GOLDEN_AS_PLAYED)]
+                api(base, f"/api/v1/sessions/{created['id']}/games", body, created["edit_key"])
+                acknowledged = time.monotonic()
+                deadline = acknowledged + 30
+                while len(streams.arrivals.get(played, [])) < target and \
+                        time.monotonic() < deadline:
+                    time.sleep(0.01)
+                arrived = streams.arrivals.get(played, [])
+                delays += [moment - acknowledged for moment in arrived]
+                delays += [float("inf")] * (target - len(arrived))
+            within = sum(delay <= 1.0 for delay in delays) / len(delays)
+            print(f"{target:>8} {statistics.median(latencies) * 1000:>8.0f}ms "
+                  f"{percentile(latencies, 0.95) * 1000:>6.0f}ms "
+                  f"{statistics.median(delays) * 1000:>8.0f}ms "
+                  f"{percentile(delays, 0.95) * 1000:>6.0f}ms {max(delays) * 1000:>6.0f}ms "
+                  f"{within:>7.1%} {per_stream:>10.1f}")
+        streams.run(streams.close())
+        time.sleep(2)
 
-    delays: list[float] = []
-    for number in range(1, arguments.games + 1):
-        body = GOLDEN_AS_PLAYED[(number - 1) % len(GOLDEN_AS_PLAYED)]
-        api(writer, f"/api/v1/sessions/{created['id']}/games", body, str(created["edit_key"]))
-        acknowledged = time.monotonic()
-        for phone in phones:
-            arrived, state = phone.next_game()
-            assert state["games_played"] == number
-            delays.append(arrived - acknowledged)
-    for phone in phones:
-        phone.close()
-    server.shutdown()
-    if other_process is not None:
-        other_process.terminate()
-        other_process.wait()
-
-    check, yardstick = version_check_cost(app, created["id"])
-    delays.sort()
-    where = "another server process" if arguments.across_processes else "the same process"
-    print(f"{arguments.phones} phones, {arguments.games} games recorded through {where}, "
-          f"version check every {app.config.get('LIVE_POLL_SECONDS', 0.5)} s")
-    print(f"game acknowledged -> event on a phone: median {statistics.median(delays):.3f} s, "
-          f"95th percentile {delays[int(len(delays) * 0.95) - 1]:.3f} s, max {delays[-1]:.3f} s")
-    print(f"version check: {check:.0f} µs; SELECT 1: {yardstick:.0f} µs "
-          f"(ratio {check / yardstick:.1f})")
-    print(f"database load of {arguments.phones} idle phones: {arguments.phones * 2} version "
-          f"checks a second, {arguments.phones * 2 * check / 1e6:.1%} of one core")
+        cookie = editor_cookie(base, created)
+        sheet = f"/scores/{created['id']}"
+        static = throughput(port, "/static/live.css", cookie, arguments.seconds)
+        editor = throughput(port, sheet, cookie, arguments.seconds)
+        reader = throughput(port, sheet + "/view", "", arguments.seconds)
+        print(f"throughput (2 keep-alive connections, {played} games on the sheet): static "
+              f"file {static:.0f}/s; editor's sheet {editor:.0f}/s ({editor / static:.0%} of "
+              f"the static file); reader's sheet {reader:.0f}/s ({reader / static:.0%})")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.web            # full size: 32 writers, 60 s, ten kills
     .venv/bin/python -m benchmarks.web --quick    # a smoke run of every part
 
-Everything runs against the real server (gunicorn, threaded workers, started by
+Everything runs against the real server (Hypercorn around the app, started by
 ``tests.live_server.start_server``) on 127.0.0.1, with a bounded threaded client on the same
 machine. Throughput is reported as a ratio to a bare route that returns a short string, served
 by the same server in the same run, so the figures compare across machines.
@@ -193,7 +193,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
         if arguments.only in (None, "throughput"):
-            print("Throughput (gunicorn gthread, 1 worker x 8 threads, SQLite):")
+            print("Throughput (Hypercorn, 1 worker x 8 threads, SQLite):")
             for line in measure_throughput(folder, seconds=2 if quick else 10, clients=8):
                 print("  " + line)
         writers, seconds, kills = (4, 3, 1) if quick else (32, 60, 10)

@@ -2,4 +2,5 @@
 
 from companion.cli import main
 
-main()
+if __name__ == "__main__":  # not when a server worker process is spawned from it
+    main()

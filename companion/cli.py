@@ -224,11 +224,12 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
 @click.option("--port", default=5000, show_default=True, envvar="PORT",
               type=click.IntRange(1, 65535), help="Port to listen on (also $PORT).")
 @click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 512),
-              help="Threads per worker process (one per open request; live updates hold one).")
+              help="Threads per worker process for the pages and the API (live streams and "
+                   "requests still being sent hold none).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (more than one needs $SECRET_KEY).")
 def serve(host: str, port: int, threads: int, workers: int) -> None:
-    """Migrate the database, then serve the app with gunicorn (threaded workers).
+    """Migrate the database, then serve the app with Hypercorn (docs/hosting.md).
 
     The database is $DATABASE_URL (PostgreSQL), else the SQLite file in the instance folder.
     """

@@ -1,7 +1,7 @@
 """The real server for live tests and benchmarks, and a bounded threaded load against it.
 
 ``start_server`` is the one place that starts the app as a club would run it: migrate, then a
-production WSGI server (gunicorn, threaded workers) on 127.0.0.1. Tests and
+production server (Hypercorn around the app, as `companion serve` runs it) on 127.0.0.1. Tests and
 ``benchmarks/web.py`` go through it only, so pointing it at another command changes them all.
 
 ``run_writers`` is the load: writer threads recording games (each with an ``Idempotency-Key``)
@@ -60,12 +60,15 @@ class LiveServer:
     @property
     def environment(self) -> dict[str, str]:
         return {**os.environ, "DATABASE_URL": self.database_url,
-                "COMPANION_INSTANCE": str(self.instance), "PYTHONUNBUFFERED": "1"}
+                "COMPANION_INSTANCE": str(self.instance), "PYTHONUNBUFFERED": "1",
+                "COMPANION_WSGI_APP": self.app, "COMPANION_THREADS": str(self.threads),
+                "FLASK_DATABASE_POOL_SIZE": str(self.threads)}
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads",
-                str(self.threads), "-b", f"127.0.0.1:{self.port}", "--log-level", "warning",
-                self.app]
+        """Hypercorn with the app as ``companion serve`` wraps it (``companion.web.front``)."""
+        return [sys.executable, "-m", "hypercorn", "-b", f"127.0.0.1:{self.port}",
+                "--keep-alive", "10", "--backlog", "2048", "--log-level", "warning",
+                "companion.web.front:serving_app()"]
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "flask", "--app", "companion.web", "db",
@@ -128,9 +131,9 @@ class LiveServer:
 
 def start_server(database_url: str, instance: Path, *, threads: int = 8,
                  app: str = "companion.web:create_app()") -> LiveServer:
-    """Migrate the database and serve the app with gunicorn (gthread) on 127.0.0.1.
+    """Migrate the database and serve the app with Hypercorn on 127.0.0.1, as serve does.
 
-    ``app`` is the WSGI app gunicorn loads (the benchmark adds a bare route to the real app)."""
+    ``app`` is the WSGI app the server loads (the benchmark adds a bare route to the real app)."""
     instance.mkdir(parents=True, exist_ok=True)
     server = LiveServer(database_url, instance, threads, app)
     server.migrate()

@@ -47,8 +47,8 @@ class HttpStream:
         try:
             for event in parse_events(chunks()):
                 self.events.put((time.monotonic(), event))
-        except (OSError, ValueError, http.client.HTTPException):
-            return  # closed by the test, or the server stopped
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return  # closed by the test (AttributeError: its file is gone) or the server stopped
 
     def next_game(self, timeout: float = 10.0) -> tuple[float, dict[str, Any]]:
         """The next `game` event's arrival time and its JSON data."""

@@ -1,4 +1,4 @@
-"""`companion serve`: gunicorn in another process, the database migrated first, every page."""
+"""`companion serve`: Hypercorn in another process, the database migrated first, every page."""
 
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ def test_serve_migrates_the_database_then_serves_every_page_with_a_log_line_each
         answers = visit_every_page(HttpBrowser(server.url), url_map_app)  # CSRF on, cookies
         with urllib.request.urlopen(server.url + "/healthz", timeout=10) as health:
             assert health.status == 200
-            assert health.headers["Server"].startswith("gunicorn")
+            assert health.headers["Server"].startswith("hypercorn")
     assert server.process.returncode == 0
     log = server.log_text()
-    assert "Using worker: gthread" in log
+    assert "Running on http://127.0.0.1:" in log
     assert "Running upgrade" in log  # the same as `flask db upgrade`
     for path, answer in answers.items():
         request_id = answer.headers["x-request-id"]
@@ -73,7 +73,7 @@ def test_two_workers_with_a_secret_key_and_the_port_from_the_environment(
         assert server.url.endswith(environment["PORT"])
         browser = HttpBrowser(server.url)
         assert browser.get("/scores/new").status == 200
-    assert server.log_text().count("Booting worker") == 2
+    assert server.log_text().count("Running on http://") == 2  # one line per worker
 
 
 @pytest.mark.parametrize(("setting", "said"), [
@@ -112,7 +112,7 @@ def test_an_address_serve_cannot_listen_on_is_one_clear_line_before_anything_is_
                                      text=True, timeout=120, check=False)
             assert refused.returncode == 2, refused.stderr
             assert said in refused.stderr
-            assert "Traceback" not in refused.stderr and "gunicorn" not in refused.stderr
+            assert "Traceback" not in refused.stderr and "hypercorn" not in refused.stderr
             assert len(refused.stderr.strip().splitlines()) <= 2, refused.stderr
     assert not (tmp_path / "companion.sqlite").exists()
 

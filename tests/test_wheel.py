@@ -1,7 +1,7 @@
 """The built wheel, installed in a fresh virtual environment, serves every page.
 
 Offline and quick: the wheel is built without build isolation from a copy of the sources, and
-the fresh environment sees this environment's installed libraries (Flask, gunicorn, ...) through
+the fresh environment sees this environment's installed libraries (Flask, hypercorn, ...) through
 a path file instead of downloading them again; companion itself comes only from the wheel.
 """
 
@@ -77,7 +77,7 @@ def test_the_wheel_holds_the_templates_static_files_and_migrations(wheel: Path) 
     assert wheel.name.startswith(f"companion-{companion.__version__}-")
     metadata = zipfile.ZipFile(wheel).read(
         f"companion-{companion.__version__}.dist-info/METADATA").decode()
-    for requirement in ("click", "gunicorn", "Flask"):
+    for requirement in ("click", "hypercorn", "Flask"):
         assert f"Requires-Dist: {requirement}" in metadata
 
 

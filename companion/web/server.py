@@ -1,48 +1,30 @@
-"""``companion serve``: bring the database up to date, then serve with gunicorn.
+"""``companion serve``: bring the database up to date, then serve with Hypercorn.
 
-Gunicorn's ``gthread`` worker: each worker process answers with a pool of threads, so a request
-that stays open (live updates by Server-Sent Events) holds one thread, not a whole process, and
-the other threads keep answering. Pages and the API are short and mostly wait on the database,
-which threads do well in Python. See "Run it for a club" in the README.
+Hypercorn's asyncio worker holds every connection in an event loop: a request still being sent
+and an open live stream cost no thread. The Flask app runs in a pool of ``--threads`` threads
+per worker process (``front``), and only once its request has fully arrived: pages and the API
+are short and mostly wait on the database, which threads do well in Python, and the photo
+reader's number crunching does not stop the loop. Why this and not gunicorn's gevent worker,
+with the figures: docs/hosting.md ("Run it for a club").
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import resource
 import socket
 import sys
-from typing import Any
 
 from flask import Flask
-from gunicorn.app.base import BaseApplication
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+# Connections waiting to be accepted: a club's phones all reconnect at once after a restart.
+BACKLOG = 2048
 
 
 class CannotServe(Exception):
     """A setting or the database stops the server before it starts: said in one sentence."""
-
-
-class CompanionServer(BaseApplication):  # type: ignore[misc]
-    """Gunicorn run from Python: every worker process builds its own app after the fork."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.options = options
-        super().__init__()
-
-    def load_config(self) -> None:
-        for name, value in self.options.items():
-            self.cfg.set(name, value)
-        # Gunicorn 25+ opens a control socket at one fixed path per user: two servers on one
-        # machine would fight over it, and nothing here uses it.
-        if "control_socket_disable" in self.cfg.settings:
-            self.cfg.set("control_socket_disable", True)
-
-    def load(self) -> Flask:
-        from companion.web import create_app
-
-        return create_app()
 
 
 def migrate_database(app: Flask) -> None:
@@ -139,16 +121,34 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
               file=sys.stderr)
     check_can_listen(host, port)
     migrate_database(app)
-    CompanionServer({
-        "bind": f"{host}:{port}",
+    raise_open_files_limit()
+    from hypercorn.config import Config
+    from hypercorn.run import run
+
+    from companion.web.front import REQUEST_HEAD_SECONDS, THREADS_VARIABLE
+    from companion.web.serverlog import RedactingLogger
+
+    os.environ[THREADS_VARIABLE] = str(threads)
+    config = Config.from_mapping({
+        "bind": [f"{host}:{port}"],
         "workers": workers,
-        "threads": threads,
-        "worker_class": "gthread",
-        # A live stream never ends by itself: on Ctrl-C or SIGTERM a worker would wait for it
-        # gunicorn's default 30 s. A page or API answer takes well under a second.
-        "graceful_timeout": 3,
-        "proc_name": "companion",
+        "application_path": "companion.web.front:serving_app()",
+        "backlog": BACKLOG,
+        "keep_alive_timeout": REQUEST_HEAD_SECONDS,  # also the deadline of a request's head
+        "graceful_timeout": 5,
         "accesslog": None,  # the app logs one line per request, with its request id
         "errorlog": "-",
-        "logger_class": "companion.web.serverlog.RedactingLogger",  # no key in a log line
-    }).run()
+    })
+    config.logger_class = RedactingLogger  # no key in a log line
+    sys.exit(run(config))
+
+
+def raise_open_files_limit() -> None:
+    """Every open stream is a connection, and a connection a file descriptor: the soft limit
+    (often 1,024) is raised to the hard one, so a club's thousand phones fit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # kept as it is: the server still runs, with fewer streams

@@ -1,18 +1,18 @@
-"""Gunicorn's logs without keys: ``companion serve`` names ``RedactingLogger`` as gunicorn's
+"""Hypercorn's logs without keys: ``companion serve`` sets ``RedactingLogger`` as Hypercorn's
 ``logger_class`` (one line in ``server.py``).
 
-Gunicorn writes a request's whole URI when a request fails ("Error handling request
-/scores/<id>/join?key=...") and, when an access log is on, on every line; share-to-edit links
-carry their key in the query string. Every record of gunicorn's error and access logs goes
-through ``companion.web.guards.redact`` first.
+Share-to-edit links carry their key in the query string (``/scores/<id>/join?key=...``), and a
+server's error log may name the request it failed on; its access log, when one is turned on,
+writes every request's address. Every record of Hypercorn's error and access logs goes through
+``companion.web.guards.redact`` first. (The app's own request log writes the path only.)
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from gunicorn.glogging import Logger
+from hypercorn.config import Config
+from hypercorn.logging import Logger
 
 from companion.web.guards import redact
 
@@ -28,18 +28,11 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-class RedactingLogger(Logger):  # type: ignore[misc]
-    """Gunicorn's logger with ``RedactingFilter`` on its error and access logs: gunicorn
-    writes a request's whole URI when a request fails ("Error handling request /...?key=")
-    and, when an access log is on, on every line."""
+class RedactingLogger(Logger):
+    """Hypercorn's logger with ``RedactingFilter`` on its error and access logs."""
 
-    def setup(self, cfg: Any) -> None:
-        super().setup(cfg)
-        for log in (self.error_log, self.access_log):
-            if not any(isinstance(f, RedactingFilter) for f in log.filters):
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        for log in (self.error_logger, self.access_logger):
+            if log is not None and not any(isinstance(f, RedactingFilter) for f in log.filters):
                 log.addFilter(RedactingFilter())
-
-    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
-        environ = {**environ, "QUERY_STRING": redact("?" + environ.get("QUERY_STRING", ""))[1:],
-                   "RAW_URI": redact(environ.get("RAW_URI", ""))}
-        super().access(resp, req, environ, request_time)

@@ -187,7 +187,7 @@ def test_an_old_style_postgres_url_in_database_url_is_accepted(
 def test_writers_at_once_on_postgresql_are_each_stored_once(
         postgres: PostgresCluster, migrated_template: str, tmp_path: Path) -> None:
     """The live load of ``tests/web/test_scores_live.py`` against PostgreSQL: the server under
-    gunicorn, writers, an undoing phone and a reader at once; then a ``kill -9``."""
+    the real server, writers, an undoing phone and a reader at once; then a ``kill -9``."""
     from tests.live_server import check_database, kill_during_writes, run_writers, served
 
     url = postgres.url(postgres.create_database(template=migrated_template))

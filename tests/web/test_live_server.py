@@ -1,9 +1,9 @@
 """The event stream through a real threaded server: several phones, each on its own
 connection, all told of a game recorded from another one.
 
-The streams' own polling is set to 30 s here, so a game that arrives sooner was announced by
-the server process that recorded it (``companion/web/live/hub.py``); polling, which carries
-writes between server processes, is proven by tests/postgres/test_live_postgresql.py."""
+The SQLite poll between processes is set to 30 s here, so a game that arrives sooner was
+announced by the server process that recorded it (``companion/web/live/hub.py``); PostgreSQL's
+NOTIFY, which carries writes between server processes, is proven by tests/postgres."""
 
 from __future__ import annotations
 

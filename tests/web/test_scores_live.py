@@ -1,5 +1,6 @@
-"""Two phones at once, for real: the app served by gunicorn on a SQLite file, several writers
-at the same time, and a ``kill -9`` of the server in the middle of the writes.
+"""Two phones at once, for real: the app served as `companion serve` serves it (Hypercorn) on
+a SQLite file, several writers at the same time, and a ``kill -9`` of the server in the middle
+of the writes.
 
 Small sizes for CI (a few writers, a few seconds, one kill); ``benchmarks/web.py`` runs the
 same load at full size (32 writers, 60 s, ten kills) and PostgreSQL's variant is in

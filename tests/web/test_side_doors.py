@@ -188,32 +188,32 @@ def test_a_host_that_is_not_a_host_name_is_a_400_with_the_security_headers(
     assert client.get("/", headers={"Host": "scores.example.org:8080"}).status_code == 200
 
 
-def test_no_gunicorn_log_line_holds_a_key(capsys: pytest.CaptureFixture[str]) -> None:
-    from gunicorn.config import Config
+def test_no_server_log_line_holds_a_key(capsys: pytest.CaptureFixture[str]) -> None:
+    """The logger ``companion serve`` hands Hypercorn: its error and access lines redacted."""
+    import asyncio
+
+    from hypercorn.config import Config
 
     from companion.web.serverlog import RedactingLogger
 
     config = Config()
-    config.set("errorlog", "-")
-    config.set("accesslog", "-")
+    config.errorlog = "-"
+    config.accesslog = "-"
+    config.access_log_format = '%(h)s "%(r)s" %(s)s %(U)s?%(q)s'
     logger = RedactingLogger(config)
     try:
         raise RuntimeError("boom")
     except RuntimeError:
-        logger.exception("Error handling request %s", "/scores/abc/join?key=SECRET-1&x=1")
-    environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/groups/g/join?key=SECRET-2",
-               "QUERY_STRING": "key=SECRET-2", "PATH_INFO": "/groups/g/join",
-               "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_AUTHORIZATION": "Bearer SECRET-3"}
-
-    class Answer:
-        status, headers, sent = "200 OK", [], 10
-        response_length = 10
-
-    from datetime import timedelta
-    logger.access(Answer(), [("AUTHORIZATION", "Bearer SECRET-4")], environ,
-                  timedelta(seconds=0.1))
-    for handler in logger.error_log.handlers + logger.access_log.handlers:
-        handler.flush()
+        asyncio.run(logger.exception("Error in ASGI Framework %s",
+                                     "/scores/abc/join?key=SECRET-1&x=1"))
+    scope = {"type": "http", "method": "GET", "path": "/groups/g/join",
+             "query_string": b"key=SECRET-2", "http_version": "1.1", "scheme": "http",
+             "client": ("127.0.0.1", 5555), "headers": [(b"authorization", b"Bearer SECRET-3")]}
+    asyncio.run(logger.access(scope, {"status": 200, "headers": []}, 0.1))
+    for log in (logger.error_logger, logger.access_logger):
+        assert log is not None
+        for handler in log.handlers:
+            handler.flush()
     written = capsys.readouterr()
     said = written.out + written.err
     assert "join?key=[redacted]" in said

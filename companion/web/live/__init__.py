@@ -1,9 +1,10 @@
 """Live, offline and installable: the evening on every phone.
 
 - ``events``: the Server-Sent Events stream of a session (``GET /api/v1/sessions/<id>/events``).
-  Each stream asks the database for the session's version twice a second (one cheap query), so
-  it sees a change made by any server process, on SQLite or PostgreSQL, with no in-memory
-  pub/sub to keep in step.
+  A stream asks the database nothing while its session does not change: ``hub`` wakes it when a
+  write commits in this process, or in another one (``listen``: PostgreSQL's LISTEN/NOTIFY, one
+  connection per process; on SQLite one poll per process). Under ``companion serve`` the event
+  loop holds the streams (``streams``), one read per change for all the streams of a session.
 - ``views``: the big-screen TV view, the web app manifest, the service worker at the site root,
   the offline page, and the template helpers the score pages use (QR codes, stream address).
 - ``state``: the only place that knows how a session is found and turned into JSON, so the way

@@ -26,6 +26,7 @@ from flask import (
 )
 from flask import session as browser
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -178,14 +179,35 @@ def render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
     the browser's CSRF token); for a reader with no message waiting the whole page is the same
     for everyone at this version, so it is rendered once."""
     host = host_cache_key(request.host_url)
-    if not editable and "_flashes" not in browser and host is not None:
+    if "_flashes" in browser or (editable and request.query_string) or host is None:
+        return _render_sheet(view, editable=editable, template=template)
+    if not editable:
         page_key = ("page", template, host, current_language())
         page = view.rendered.get(page_key)
         if page is None:
             page = view.rendered[page_key] = _render_sheet(view, editable=False,
                                                            template=template)
         return str(page)
-    return _render_sheet(view, editable=editable, template=template)
+    return _editor_page(view, template)
+
+
+CSRF_PLACEHOLDER = "csrf-token-of-this-browser-0f6c2b9e"
+
+
+def _editor_page(view: SheetView, template: str) -> str:
+    """An editor's page differs from another editor's only by its CSRF token: it is rendered
+    once per version (and address, language) with a placeholder, which each request fills."""
+    token = generate_csrf()  # this browser's, made first so its session keeps the secret
+    page_key = ("editor-page", template, request.host_url, current_language())
+    page = view.rendered.get(page_key)
+    if page is None:
+        g.csrf_token = CSRF_PLACEHOLDER
+        try:
+            page = view.rendered[page_key] = _render_sheet(view, editable=True,
+                                                           template=template)
+        finally:
+            g.csrf_token = token
+    return str(page).replace(CSRF_PLACEHOLDER, token)
 
 
 def _render_sheet(view: SheetView, *, editable: bool, template: str) -> str:
