@@ -41,7 +41,8 @@ NOT_A_RACK = ("no rack found: most tiles as large as the row taken for the rack 
 # Every threshold below was chosen on the labelled rack photos (benchmarks/vision.py
 # --real-racks, the 24 rummy3/rummy4 photos) and their phone changes (--real-racks-stress),
 # and held on the rack renders (--racks, --rack-kinds, --tier-kinds).
-STANDING_COS = np.cos(np.radians(40))  # a standing tile's long side within 40° of the rack's up
+STANDING_COS = np.cos(np.radians(20))  # a standing tile's long side within 20° of the rack's up
+# (tiles lying loose about a rack lie turned any way; at 40° the rack kinds took them as tiers)
 UP_AXIS_COS = np.cos(np.radians(45))  # tiles whose up lies within 45° of one photo axis
 UNREADABLE = 0.1  # a box read under this (a uniform guess is 0.02) stands on no rack
 ROW_FEET = 0.35  # feet of neighbours in one row lie within this many tile heights (rummy3-10:
@@ -59,6 +60,7 @@ LOWER_TIER_AT_LEAST = 0.8  # a tier below is nearer the camera: its tiles look n
 # ledge's lip may hide their feet); a set lying in front, foreshortened, looks shorter
 UPPER_TIER_AT_MOST = 1.3  # ... and one above no taller (rummy3-9: 1.17, the lower tier's feet hidden)
 TIERS = 3
+LONE_TIER_APART = 1.5  # a tier of one tile stands above the rack's row, at most this far
 RACK_LENGTH = 16  # tile widths: a rack and its tiers' tiles together lie within one rack's length
 # (rummy3-17: one tile on each tier, six tile widths apart)
 LIKE_SIZED = 0.7  # a tile at least this tall against the rack's lies as near as they do
@@ -312,6 +314,8 @@ class _Tiles:
                 # that far over its line
                 apart_ok = all(TIER_APART[0] <= self.foot_off(row, i) <= TIER_APART[1]
                                for i in near)
+            if len(row) == 1 and (not above or max(apart) > LONE_TIER_APART):
+                continue  # one tile below the rack, or well above it, lies on the table
             if not apart_ok or abs(self.line(row)[1] - self.line(near)[1]) > TIER_PARALLEL:
                 continue
             length = RACK_LENGTH * float(np.median(self.widths[near]))
