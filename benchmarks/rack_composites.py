@@ -111,7 +111,7 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
             tiers = 1 + n % 3
             per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
             photo, labels = compose(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
-            ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             tally["tiles"] += len(labels)
             try:
                 reading = read_rack(jpeg.tobytes())
