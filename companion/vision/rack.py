@@ -40,6 +40,7 @@ from companion.vision.pipeline import (
     find_and_read,
 )
 from companion.vision.quality import POOR_READING
+from companion.vision.rack_rows import read_rows
 from companion.vision.reading import ReadTile
 
 NO_RACK = ("no rack found: photograph the rack from the front or a little from above, its "
@@ -202,7 +203,22 @@ def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
 
 def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                     preset: Preset = PRESSMAN) -> RackReading:
-    """Read a decoded rack photo (see ``read_rack``).
+    """Read a decoded rack photo (see ``read_rack``): by the rack's bar (``_read_by_bar``)
+    and, where no bar is found, by the rows of upright tiles the table reader reads
+    (``rack_rows.read_rows``): a photo whose tiles are read is never refused for want of a
+    visible bar, and "no rack found" is said only when no row of upright tiles is."""
+    if isinstance(photo, np.ndarray):
+        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+    try:
+        return _read_by_bar(photo, preset=preset)
+    except PhotoError as no_bar:
+        if no_bar.code != "no_rack":
+            raise
+        return read_rows(photo, preset=preset)
+
+
+def _read_by_bar(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> RackReading:
+    """Read a decoded rack photo by the bar under its rows.
 
     A phone held flat may guess its orientation wrong, and a rack photo then comes sideways
     or upside down. Sideways, most of its tiles' outlines lie across (a rack's tiles stand
@@ -218,8 +234,6 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     ``_read_upright``). A turned reading's outlines are given
     back in the photo as it came.
     """
-    if isinstance(photo, np.ndarray):
-        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
     read = _found_upright(photo)
     if _lying_across(read):
         sideways = [candidate for turn in (cv2.ROTATE_90_COUNTERCLOCKWISE,

@@ -1,0 +1,158 @@
+"""Rack photos composed from real tiles the reader never learned from.
+
+``python -m benchmarks.rack_composites [--count 24]``: each photo is a black rack of one to
+three tiers on a dark table (drawn), its tiers filled with real tiles cut out of photos the
+networks never saw: the current design from the labelled `valid/` photos ("rummikub-nvypk"
+v9 by Jonas Bühler, CC BY 4.0), the classic design from the validation split of the classic
+crops (``training.classic``: "Rummikub tile crops by christophrus, from
+github.com/christophrus/rummikub-counter (commit 8e7f85b9ad7b056c557af35a5b03f229c7cad0d2),
+MIT licence as stated in that repository's README"). Half are seen at a slant (a keystone and
+a turn), each through a JPEG. The classic crops have no colour label: there a tile counts as
+read right when its number is. The issue's case, 13 large tiles on one black tier against a
+dark table, is the one-tier kind.
+
+Per design: racks found, read exactly, tiles read right, values right, and wrong values shown
+as sure (every tile of the rack read surely, the value wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.core.scoring import rack_value
+from companion.core.tiles import Tile
+from companion.vision import PhotoError, read_rack
+from companion.vision.crops import canonical_corners
+from training.classic import classic_crops
+from training.dataset import load_split
+from training.train_reader import ink_is_low
+
+TILE_W, TILE_H = 80, 110
+
+
+def current_tiles() -> list[tuple[np.ndarray, Tile]]:
+    """Every labelled tile of `valid/` (first copy of each photo), cut upright at TILE_W × TILE_H."""
+    tiles, seen = [], set()
+    for photo in load_split("valid"):
+        if photo.photo_name in seen:
+            continue
+        seen.add(photo.photo_name)
+        image = photo.image()
+        for tile in photo.tiles:
+            corners = canonical_corners(cv2.minAreaRect(tile.polygon))
+            target = np.float32([[0, 0], [TILE_W, 0], [TILE_W, TILE_H]])
+            cut = cv2.warpAffine(image, cv2.getAffineTransform(corners[:3], target),
+                                 (TILE_W, TILE_H), borderMode=cv2.BORDER_REPLICATE)
+            if ink_is_low(cv2.resize(cut, (48, 64))):
+                cut = cut[::-1, ::-1]
+            tiles.append((np.ascontiguousarray(cut), tile.tile))
+    return tiles
+
+
+def classic_tiles() -> list[tuple[np.ndarray, int]]:
+    """The classic validation crops, resized to TILE_W × TILE_H, with their numbers (0: joker)."""
+    _, valid = classic_crops()
+    return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
+                        interpolation=cv2.INTER_AREA), crop.number) for crop in valid]
+
+
+def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
+            slant: bool) -> tuple[np.ndarray, list]:
+    """A 1280 × 960 photo of a black rack holding ``tiers`` rows of ``per_tier`` tiles drawn
+    from ``tiles``; returns it and the labels of the tiles on it."""
+    width, height = 1280, 960
+    table = rng.uniform(25, 60)
+    photo = np.full((height, width, 3), table, np.float32)
+    photo += rng.normal(0, 6, (height, width, 1)).astype(np.float32)  # grain
+    photo[..., 2] += rng.uniform(0, 15)  # a warm wood
+    pitch = TILE_W + 4
+    rack_w = 14 * pitch + 40
+    left = (width - rack_w) // 2
+    ledge = 26
+    bottom = height - 180
+    top = bottom - tiers * (TILE_H + ledge) - 20
+    board = rng.uniform(8, 22)
+    photo[top:bottom, left:left + rack_w] = board
+    labels = []
+    for tier in range(tiers):
+        feet = bottom - ledge - tier * (TILE_H + ledge)
+        photo[feet:feet + ledge, left:left + rack_w] = board + 14  # the ledge catches light
+        count = per_tier if tier == 0 else max(1, per_tier - int(rng.integers(0, 4)))
+        start = left + 20 + int(rng.integers(0, max(1, (14 - count) * pitch)))
+        for k in range(count):
+            cut, label = tiles[int(rng.integers(len(tiles)))]
+            x = start + k * pitch
+            photo[feet - TILE_H:feet, x:x + TILE_W] = cut
+            labels.append(label)
+    if slant:
+        squeeze = rng.uniform(0.05, 0.2) * width
+        source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        target = np.float32([[squeeze, 0], [width - squeeze, 0], [width, height], [0, height]])
+        photo = cv2.warpPerspective(photo, cv2.getPerspectiveTransform(source, target),
+                                    (width, height), borderMode=cv2.BORDER_REFLECT)
+        turn = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(-12, 12), 1.0)
+        photo = cv2.warpAffine(photo, turn, (width, height), borderMode=cv2.BORDER_REFLECT)
+    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
+    return np.clip(photo, 0, 255).astype(np.uint8), labels
+
+
+def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
+    results = {}
+    for design, tiles in (("current design (valid/ tiles)", current_tiles()),
+                          ("classic design (its validation crops)", classic_tiles())):
+        tally: Counter[str] = Counter()
+        for n in range(count):
+            rng = np.random.default_rng([seed, n])
+            tiers = 1 + n % 3
+            per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
+            photo, labels = compose(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+            _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            tally["tiles"] += len(labels)
+            try:
+                reading = read_rack(jpeg.tobytes())
+            except PhotoError:
+                continue
+            tally["found"] += 1
+            if isinstance(labels[0], Tile):
+                truth = Counter(labels)
+                read = Counter(reading.rack)
+                true_value = rack_value(tuple(labels), joker_penalty=reading.preset.joker_penalty)
+            else:  # numbers only: compare numbers (0 the joker)
+                truth = Counter(labels)
+                read = Counter(0 if tile.is_joker else tile.number for tile in reading.rack)
+                true_value = sum(30 if number == 0 else number for number in labels) \
+                    if reading.preset.joker_penalty == 30 else None
+            right = sum((truth & read).values())
+            tally["right"] += right
+            tally["exact"] += read == truth
+            value_right = reading.value == true_value if true_value is not None else read == truth
+            tally["value right"] += value_right
+            sure = not any(tile.low_confidence for tile in reading.tiles)
+            tally["wrong value shown sure"] += (not value_right) and sure
+        results[design] = {"found": f"{tally['found']}/{count}",
+                           "exact": f"{tally['exact']}/{count}",
+                           "tiles read right": f"{tally['right']}/{tally['tiles']}",
+                           "value right": f"{tally['value right']}/{count}",
+                           "wrong value shown sure": tally["wrong value shown sure"]}
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=24)
+    parser.add_argument("--reader", type=Path, help="a candidate reader.onnx")
+    args = parser.parse_args()
+    if args.reader is not None:
+        from companion.vision import networks
+        networks.READER_FILE = args.reader
+    for design, figures in measure(args.count).items():
+        print(design, figures, flush=True)
+
+
+if __name__ == "__main__":
+    main()

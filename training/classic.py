@@ -1,0 +1,134 @@
+"""Real crops of the classic tile design, as samples for the reader.
+
+The crops are "Rummikub tile crops by christophrus, from github.com/christophrus/rummikub-counter
+(commit 8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
+README", kept in ``../shared/vision-data/classic-tiles-mit`` (its README says how they were
+checked against the project's held-out photos). They are labelled by number only (1–13,
+joker); the colour is read here from the ink's hue (``ink_colour``) where it is plain, and
+left to the network where it is not.
+
+The validation split (``VALIDATION_RUNS``) is two runs of neighbouring crop numbers: the
+source numbers its crops in photo order, and neighbours are the same tiles seen in one photo
+or a burst of near-identical ones. Crops within ``BUFFER`` numbers of a run are used for
+neither side. The sideways and upside-down crops the README lists are left out (the reader
+is taught which end is up by turning the upright ones).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.classes import CLASS_INDEX, JOKER_CLASS
+from companion.vision.crops import CROP_HEIGHT, CROP_WIDTH
+
+
+def _classic_root() -> Path:
+    if "COMPANION_CLASSIC_DATA" in os.environ:
+        return Path(os.environ["COMPANION_CLASSIC_DATA"])
+    checkout = Path(__file__).resolve().parents[1]
+    candidates = [folder / "shared" / "vision-data" / "classic-tiles-mit" for folder in checkout.parents]
+    return next((path for path in candidates if path.is_dir()), candidates[0])
+
+
+CLASSIC_ROOT = _classic_root()
+# crop numbers [start, stop) held out for validation: every label appears in both
+VALIDATION_RUNS = ((600, 800), (2100, 2300))
+BUFFER = 25  # crop numbers either side of a validation run used for neither side
+# sideways or upside-down crops (the README's "rotated crops"): left out
+TURNED_RUNS = ((1, 93), (319, 438), (1455, 1475), (2690, 2749))
+COLOURS = ("K", "R", "B", "O")  # the order of the reader's colour blocks (classes.TILE_CLASSES)
+
+
+@dataclass(frozen=True)
+class ClassicCrop:
+    path: Path
+    number: int  # 1–13, 0 for the joker
+    crop_number: int
+
+    @property
+    def classes(self) -> list[int]:
+        """The reader's classes this crop may be (the four colours of its number, or the joker)."""
+        if self.number == 0:
+            return [JOKER_CLASS]
+        return [CLASS_INDEX[f"{colour}{self.number}"] for colour in COLOURS]
+
+
+def _in(runs: tuple[tuple[int, int], ...], number: int, grow: int = 0) -> bool:
+    return any(start - grow <= number < stop + grow for start, stop in runs)
+
+
+def classic_crops(root: Path = CLASSIC_ROOT) -> tuple[list[ClassicCrop], list[ClassicCrop]]:
+    """The upright crops, split into (training, validation) by runs of crop numbers."""
+    train, valid = [], []
+    for folder in sorted(root.iterdir()):
+        if not folder.is_dir():
+            continue
+        number = 0 if folder.name == "joker" else int(folder.name)
+        for path in sorted(folder.glob("*.png")):
+            crop_number = int(re.findall(r"\d+", path.name)[0])
+            if _in(TURNED_RUNS, crop_number):
+                continue
+            crop = ClassicCrop(path, number, crop_number)
+            if _in(VALIDATION_RUNS, crop_number):
+                valid.append(crop)
+            elif not _in(VALIDATION_RUNS, crop_number, BUFFER):
+                train.append(crop)
+    return train, valid
+
+
+def ink_colour(image: np.ndarray) -> str | None:
+    """The ink's colour letter (K, R, B, O) from its pixels' hue, or None when it is not plain.
+
+    Ink is what is darker or more saturated than the cream face in the crop's middle."""
+    height, width = image.shape[:2]
+    middle = image[height // 8: height - height // 8, width // 8: width - width // 8]
+    hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    hue, saturation, value = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    face = float(np.percentile(value, 80))
+    ink = (value < face * 0.75) | (saturation > 110)
+    if ink.sum() < 30:
+        return None
+    saturated = ink & (saturation > 90)
+    if saturated.mean() < 0.25 * ink.mean():
+        return "K"
+    hues = hue[saturated]
+    shares = {"R": float(((hues < 7) | (hues >= 165)).mean()), "O": float(((hues >= 7) & (hues < 25)).mean()),
+              "B": float(((hues >= 90) & (hues < 135)).mean())}
+    colour, share = max(shares.items(), key=lambda item: item[1])
+    return colour if share >= 0.7 else None
+
+
+def as_crop(image: np.ndarray) -> np.ndarray:
+    """A whole classic crop as the reader's 48 × 64 input (its box is the tile's, give or take)."""
+    return cv2.resize(image, (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA)
+
+
+def jittered_crop(image: np.ndarray, rng: np.random.Generator, *,
+                  tightest: float = 0.92) -> np.ndarray:
+    """The crop framed as a detector might frame it: a little more or less of it (down to
+    ``tightest`` of it), shifted, turned a few degrees."""
+    height, width = image.shape[:2]
+    scale = rng.uniform(tightest, 1.15)
+    angle = rng.normal(0, 3)
+    centre = (width / 2 + rng.normal(0, 0.03) * width, height / 2 + rng.normal(0, 0.03) * height)
+    matrix = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    # then map the box of the crop scaled by ``scale`` about its centre onto 48 × 64
+    box_w, box_h = width * scale, height * scale
+    to_crop = np.array([[CROP_WIDTH / box_w, 0, CROP_WIDTH / 2 - centre[0] * CROP_WIDTH / box_w],
+                        [0, CROP_HEIGHT / box_h, CROP_HEIGHT / 2 - centre[1] * CROP_HEIGHT / box_h],
+                        [0, 0, 1]])
+    whole = to_crop @ np.vstack([matrix, [0, 0, 1]])
+    small = image
+    factor = 1.0
+    if width > 2.5 * CROP_WIDTH:  # shrink first, as crops.crop_tile does, so strokes survive
+        factor = CROP_WIDTH * 1.5 / width
+        small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        whole = whole @ np.diag([1 / factor, 1 / factor, 1])
+    return cv2.warpAffine(small, whole[:2], (CROP_WIDTH, CROP_HEIGHT), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,198 @@
+"""Teach the shipped reader real crops of the classic tile design, keeping what it reads now.
+
+    nice -n 10 .venv/bin/python -m training.train_classic [--iterations 700] \
+        [--out /tmp/reader-classic.onnx]
+
+Starts from ``companion/vision/models/reader.onnx`` (batch norms kept as its export folded
+them) and learns, in each batch:
+
+- real crops of the classic design (``training.classic``: "Rummikub tile crops by
+  christophrus, from github.com/christophrus/rummikub-counter (commit
+  8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
+  README"), framed as a detector might frame them, turned upside down half the time (the
+  orientation label flips). They are labelled by number only: the target spreads the
+  number's probability over the four colours as the shipped reader reads the crop's colour
+  (the teacher: its colours are right far more often than its classic numbers);
+- tiles of the current design cut from the ``train/`` photos as ``train_reader`` cuts them
+  (never ``valid/``), taught by their labels and by the shipped reader's outputs
+  (distillation), so tables read as before;
+- boxes where no tile lies in those photos ("no tile").
+
+Prints the numbers read right on the classic validation split (``training.classic``:
+crop numbers 600–799 and 2100–2299, never learned from) before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from companion.vision.classes import JOKER_CLASS, NO_TILE_CLASS
+from training.augment import photometric
+from training.classic import ClassicCrop, as_crop, classic_crops, jittered_crop
+from training.dataset import load_split
+from training.networks import TileReader, freeze_norms, load_folded_onnx, set_cosine_learning_rate
+from training.train_reader import (
+    distillation_loss,
+    export_reader,
+    make_crop,
+    no_tile_samples,
+    onnx_outputs,
+    outlines_by_picture,
+    real_samples,
+    smoothed_cross_entropy,
+    to_tensor,
+)
+
+SHIPPED = Path("companion/vision/models/reader.onnx")
+TILES = 53
+IDENTITIES = TILES + 1  # and "no tile"
+
+
+def classic_target(crop: ClassicCrop, teacher_tiles: torch.Tensor) -> torch.Tensor:
+    """The target over the 54 identities: the crop's number, its colour as the teacher reads
+    it (the teacher's probabilities summed over the numbers of each colour)."""
+    target = torch.zeros(IDENTITIES)
+    if crop.number == 0:
+        target[JOKER_CLASS] = 1.0
+        return target
+    colours = torch.softmax(teacher_tiles[:TILES - 1], 0).reshape(4, 13).sum(1)
+    colours = colours / colours.sum()
+    for colour, index in enumerate(crop.classes):
+        target[index] = colours[colour]
+    return target
+
+
+def numbers_right(model: torch.nn.Module, crops: list[ClassicCrop],
+                  images: dict[Path, np.ndarray]) -> tuple[float, int]:
+    """Share of the crops whose likeliest tile has their number (both ways up, averaged, as
+    the pipeline reads an unsure crop), and how many wrong ones are read at 0.9 or more."""
+    model.eval()
+    batch = [as_crop(images[c.path]) for c in crops]
+    with torch.no_grad():
+        upright = model(to_tensor(batch))[:, :TILES]
+        turned = model(to_tensor([np.ascontiguousarray(c[::-1, ::-1]) for c in batch]))[:, :TILES]
+    probabilities = ((torch.softmax(upright, 1) + torch.softmax(turned, 1)) / 2).numpy()
+    best = probabilities.argmax(1)
+    right = np.array([b in c.classes for b, c in zip(best, crops)])
+    return float(right.mean()), int(((~right) & (probabilities.max(1) >= 0.9)).sum())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=700)
+    parser.add_argument("--batch", type=int, default=96)
+    parser.add_argument("--classic-share", type=float, default=0.4)
+    parser.add_argument("--no-tile-share", type=float, default=0.12)
+    parser.add_argument("--distil", type=float, default=1.0, help="weight of the teacher's word")
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--tightest", type=float, default=0.92,
+                        help="the tightest framing of a classic crop (share of its box)")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--init-onnx", type=Path, default=SHIPPED)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/reader-classic.onnx"))
+    parser.add_argument("--weights", type=Path, default=Path("/tmp/reader-classic.pt"))
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+
+    classic_train, classic_valid = classic_crops()
+    classic_images = {c.path: cv2.imread(str(c.path), cv2.IMREAD_COLOR)
+                      for c in classic_train + classic_valid}
+    photos = load_split("train")
+    images = {str(p.path): p.image() for p in photos}
+    current = real_samples(photos, images)
+    negatives = no_tile_samples(outlines_by_picture(current), images, 8, rng)
+    print(f"{len(classic_train)} classic crops to learn, {len(classic_valid)} to check; "
+          f"{len(current)} current-design tiles, {len(negatives)} boxes of no tile", flush=True)
+
+    outputs = onnx_outputs(args.init_onnx)
+    assert outputs == IDENTITIES + 2, f"{args.init_onnx}: a reader with a 'no tile' output"
+    model = TileReader(classes=outputs)
+    load_folded_onnx(model, args.init_onnx)
+    teacher = TileReader(classes=outputs)
+    load_folded_onnx(teacher, SHIPPED)
+    teacher.eval()
+    share, sure_wrong = numbers_right(model, classic_valid, classic_images)
+    print(f"classic validation before: {share:.4f} numbers right, {sure_wrong} sure misreads",
+          flush=True)
+
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    started = time.time()
+    for iteration in range(args.iterations):
+        set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
+        kinds = rng.random(args.batch)
+        classic_rows, current_rows, negative_rows = [], [], []
+        crops, turns = [], []
+        for draw in kinds:
+            if draw < args.classic_share:
+                crop = classic_train[int(rng.integers(len(classic_train)))]
+                image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest)
+                image = photometric(image, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
+                turn = int(rng.random() < 0.5)
+                if turn:
+                    image = np.ascontiguousarray(image[::-1, ::-1])
+                classic_rows.append((len(crops), crop))
+            else:
+                pool = negatives if draw < args.classic_share + args.no_tile_share else current
+                sample = pool[int(rng.integers(len(pool)))]
+                image, turn = make_crop(images[sample.image_key], sample, rng, train=True)
+                (negative_rows if pool is negatives else current_rows).append(
+                    (len(crops), sample.label))
+            crops.append(image)
+            turns.append(turn)
+        batch = to_tensor(crops)
+        with torch.no_grad():
+            taught = teacher(batch)
+        model.train()
+        freeze_norms(model)
+        logits = model(batch)
+        identity, orientation = logits[:, :IDENTITIES], logits[:, IDENTITIES:]
+        turns_t = torch.tensor(turns)
+        loss = torch.zeros(())
+        if classic_rows:
+            rows = torch.tensor([row for row, _ in classic_rows])
+            targets = torch.stack([classic_target(crop, taught[row, :TILES])
+                                   for row, crop in classic_rows])
+            loss = loss + args.classic_share * (
+                -(targets * F.log_softmax(identity[rows], 1)).sum(1).mean()
+                + 0.5 * F.cross_entropy(orientation[rows], turns_t[rows]))
+        if current_rows:
+            rows = torch.tensor([row for row, _ in current_rows])
+            labels = torch.tensor([label for _, label in current_rows])
+            loss = loss + (1 - args.classic_share) * (
+                smoothed_cross_entropy(identity[rows], labels, torch.full((len(rows),), 0.05))
+                + 0.5 * F.cross_entropy(orientation[rows], turns_t[rows])
+                + args.distil * (distillation_loss(identity[rows], taught[rows, :IDENTITIES], 2.0)
+                                 + 0.5 * distillation_loss(orientation[rows],
+                                                           taught[rows, IDENTITIES:], 2.0)))
+        if negative_rows:
+            rows = torch.tensor([row for row, _ in negative_rows])
+            loss = loss + args.no_tile_share * F.cross_entropy(
+                identity[rows], torch.full((len(rows),), NO_TILE_CLASS))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if iteration % 50 == 0 or iteration == args.iterations - 1:
+            print(f"{iteration:5d} loss {loss.item():.4f} {time.time() - started:.0f}s", flush=True)
+        if iteration % 200 == 199:
+            share, sure_wrong = numbers_right(model, classic_valid, classic_images)
+            print(f"  classic validation: {share:.4f} numbers right, {sure_wrong} sure misreads",
+                  flush=True)
+    share, sure_wrong = numbers_right(model, classic_valid, classic_images)
+    print(f"classic validation after: {share:.4f} numbers right, {sure_wrong} sure misreads",
+          flush=True)
+    torch.save(model.state_dict(), args.weights)
+    export_reader(model, args.out)
+
+
+if __name__ == "__main__":
+    main()
