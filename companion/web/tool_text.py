@@ -116,8 +116,8 @@ PHOTO_MESSAGES: dict[str, str] = {
                    "thumbnail or a preview"),
     "black_and_white": _("The photo is in black and white: the tiles' colours cannot be told "
                          "apart; take it again in colour"),
-    "no_rack": _("No rack found: photograph the rack from the front or a little from above, its "
-                 "ledge under the tiles in the frame, the tiles large and upright"),
+    "no_rack": _("No rack found: no row of upright tiles was seen. Photograph only the rack, "
+                 "from the front or a little from above, the tiles large and upright"),
     "no_rack_tiles": _("No tiles found on a rack: photograph the rack from the front, close "
                        "enough that the tiles fill most of the photo's width, in good light"),
     "damaged": _("The file is damaged or cut short: send the photo again"),
