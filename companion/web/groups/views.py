@@ -28,7 +28,6 @@ from flask import (
 )
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.scoring import ScoringError
@@ -170,11 +169,7 @@ def start_group() -> BaseResponse | tuple[str, int] | str:
                           name=group.name), "success")
             return redirect(url_for(".group_page", group_id=group.public_id))
     status = 422 if request.method == "POST" else 200
-    wanted = (request.args.get("imported") or "").split(",")[:50]
-    imported = db.session.scalars(select(Group).where(Group.public_id.in_(wanted))
-                                  .order_by(Group.id)).all() if any(wanted) else []
-    return render_template("groups/start.html", form=form, import_form=ImportForm(),
-                           imported=imported), status
+    return render_template("groups/start.html", form=form, import_form=ImportForm()), status
 
 
 @bp.get("/<group_id>/")
