@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -110,7 +111,9 @@ def test_hundreds_of_open_streams_all_hear_of_every_game_and_pages_still_answer(
                                     body, str(created["edit_key"]))
         return await listening
 
-    seen = asyncio.run(evening())
+    # In a thread of its own: Playwright's browser tests leave an event loop on this one.
+    with ThreadPoolExecutor(max_workers=1) as own_thread:
+        seen = own_thread.submit(asyncio.run, evening()).result()
     assert len(seen) == STREAMS
     # each stream hears every game, in order, once (one it opened too late for may come as the
     # state it opened at)
