@@ -140,9 +140,10 @@ def test_the_same_request_twice_with_one_idempotency_key_is_one_game(
     undo = client.delete(f"/api/v1/sessions/{session_id}/games/1",
                          headers={**key, "Idempotency-Key": "undo-1"})
     assert undo.status_code == 200
-    # A retry of the first write after the undo still answers the first result: no new game.
+    # A retry of the first write after the undo records no new game, and says the game it
+    # recorded was undone since (it replayed 201 while no game was stored: issue 27).
     late_retry = post(client, session_id, key, PAPER, **{"Idempotency-Key": "phone-1-game-1"})
-    assert late_retry.json["number"] == 1
+    assert late_retry.status_code == 409 and "undone since" in late_retry.json["error"]
     assert client.get(f"/api/v1/sessions/{session_id}").json["games"] == []
     assert client.delete(f"/api/v1/sessions/{session_id}/games/1",
                          headers={**key, "Idempotency-Key": "undo-1"}).status_code == 200
