@@ -131,9 +131,11 @@ def _register_nights(app: Flask) -> None:
     """Club nights: many tables, one standings (companion/web/nights)."""
     from companion.web.nights import api as nights_api
     from companion.web.nights import live as nights_live
+    from companion.web.nights import ratings as nights_ratings
     from companion.web.nights import views as nights_views
 
     app.register_blueprint(nights_views.bp)
+    app.register_blueprint(nights_ratings.bp)
     for api_blueprint in (nights_api.bp, nights_live.bp):
         csrf.exempt(api_blueprint)
         app.register_blueprint(api_blueprint, url_prefix="/api/v1")

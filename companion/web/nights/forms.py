@@ -5,15 +5,16 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.core.nights import MAX_GAMES_PER_TABLE, MAX_NIGHT_ROUNDS
 from companion.web.forms import PRESET_CHOICES
 from companion.web.groups.forms import Checkboxes
 
-FORMAT_CHOICES = [("reseat", _l("Re-seat by standings after each round (Swiss)")),
-                  ("fixed", _l("Fixed tables all night")),
-                  ("advance", _l("Winners advance, down to a final table"))]
+FORMAT_CHOICES = [SelectChoice("reseat", _l("Re-seat by standings after each round (Swiss)")),
+                  SelectChoice("fixed", _l("Fixed tables all night")),
+                  SelectChoice("advance", _l("Winners advance, down to a final table"))]
 
 
 class NewNightForm(FlaskForm):
@@ -32,8 +33,8 @@ class NewNightForm(FlaskForm):
                                    render_kw={"inputmode": "numeric", "min": 1,
                                               "max": MAX_GAMES_PER_TABLE})
     advance = SelectField(_l("Who goes on (winners advance)"), default="1",
-                          choices=[("1", _l("The first of each table")),
-                                   ("2", _l("The first two of each table"))])
+                          choices=[SelectChoice("1", _l("The first of each table")),
+                                   SelectChoice("2", _l("The first two of each table"))])
     pairs = BooleanField(_l("Two-player matches (tables of 2)"))
     preset = SelectField(_l("Rules"), choices=PRESET_CHOICES, default="pressman")
 

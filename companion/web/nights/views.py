@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from wtforms.fields.choices import SelectChoice
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.core.nights import NightError, NightFormat
@@ -107,7 +108,8 @@ def group_argument() -> Group | None:
 def new_night() -> BaseResponse | tuple[str, int] | str:
     group = group_argument()
     form = NewNightForm()
-    form.members.choices = [] if group is None else [(m.name, m.name) for m in group.members]
+    form.members.choices = [] if group is None else [SelectChoice(m.name, m.name)
+                                                       for m in group.members]
     errors: list[str] = []
     if form.validate_on_submit():
         try:
@@ -131,7 +133,7 @@ def host(night_id: str) -> str:
     key = host_key(night)
     body = service.night_json(night, with_keys=key is not None)
     leave = LeaveForm()
-    leave.name.choices = [(p["name"], p["name"]) for p in body["players"]
+    leave.name.choices = [SelectChoice(p["name"], p["name"]) for p in body["players"]
                           if p["left_after"] is None]
     return render_template(
         "nights/host.html", night=night, body=body, can_host=key is not None,
