@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from companion.core.scoring import GameResult, ScoringError, check_name, name_key
 from companion.core.standings import ranked_places, standings
@@ -107,7 +107,7 @@ class TablePoints:
                                  "numbers, 0 to 100, best place first",
                                  field="table_points", code="points_row",
                                  params={"size": size})
-            if any(later > earlier for earlier, later in zip(given, given[1:], strict=False)):
+            if any(later > earlier for earlier, later in pairwise(given)):
                 raise NightError(f"the points at a table of {size} may not rise from one "
                                  "place to the next", field="table_points",
                                  code="points_rise", params={"size": size})
@@ -376,7 +376,7 @@ def _sit_outs(order: Sequence[str], rounds: Sequence[PlayedRound], count: int) -
     """Who sits out: those who sat out least so far, the lowest in the standings first (the
     Swiss bye), so nobody sits out twice while another has not sat out once."""
     times = {name: sum(name in r.sat_out for r in rounds) for name in order}
-    ranked = sorted(reversed(range(len(order))), key=lambda i: times[order[i]])
+    ranked = sorted(range(len(order)), key=lambda i: (times[order[i]], -i))
     return [order[i] for i in ranked[:count]]
 
 

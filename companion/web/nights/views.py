@@ -19,8 +19,8 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
-from wtforms.fields.choices import SelectChoice
 from werkzeug.wrappers import Response as BaseResponse
+from wtforms.fields.choices import SelectChoice
 
 from companion.core.nights import NightError, NightFormat
 from companion.web.groups import service as groups
