@@ -21,7 +21,8 @@ from flask import Flask
 
 # Pages that answer something other than 200 on purpose when walked without extra input.
 # A join link without its key is refused.
-EXPECTED_STATUS = {"scores.join_session": 403, "groups.join_group": 403}
+EXPECTED_STATUS = {"scores.join_session": 403, "groups.join_group": 403,
+                   "nights.join_night": 403}
 # The same page in its other states (a verdict, a chosen ending, a seating order).
 EXTRA_PAGES = ("/check?table=R5+R6+J", "/turn?before=R5+R6+R7&after=R5+R6+R7+R8",
                "/timer?players=Ann,Bob")
@@ -126,11 +127,22 @@ def start_group_with_one_session(browser: Browser) -> tuple[str, str]:
     return group_id, player.group(1)
 
 
+def start_night(browser: Browser) -> str:
+    """Start a club night of eight through its form (this browser hosts it); its id."""
+    new = browser.get("/nights/new")
+    host = browser.post("/nights/new", {
+        "csrf_token": csrf_token(new), "names": "\n".join(f"Guest {n}" for n in range(1, 9)),
+        "format": "reseat", "rounds": "2", "games_per_table": "2", "advance": "1",
+        "preset": "pressman"})
+    assert host.status == 200 and "Guest 8" in host.text, (host.status, host.text[:500])
+    return host.url.rstrip("/").rsplit("/", 1)[1]
+
+
 def page_paths(app: Flask, sheet_path: str, group_id: str = "",
-               player_id: str = "") -> dict[str, str]:
+               player_id: str = "", night_id: str = "") -> dict[str, str]:
     """Every GET page of the app (not the API, not static files): endpoint → path."""
     values = {"session_id": sheet_path.rstrip("/").rsplit("/", 1)[1], "game_number": "1",
-              "group_id": group_id, "player_id": player_id}
+              "group_id": group_id, "player_id": player_id, "night_id": night_id}
     paths = {}
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
@@ -151,8 +163,9 @@ def visit_every_page(browser: Browser, app: Flask) -> dict[str, Answer]:
     """Walk every page; each answers its expected status. Answers keyed by path."""
     sheet_path = start_session_with_one_game(browser)
     group_id, player_id = start_group_with_one_session(browser)
+    night_id = start_night(browser)
     answers = {}
-    for endpoint, path in page_paths(app, sheet_path, group_id, player_id).items():
+    for endpoint, path in page_paths(app, sheet_path, group_id, player_id, night_id).items():
         answer = browser.get(path)
         expected = 404 if path == NOT_FOUND_PAGE else EXPECTED_STATUS.get(endpoint, 200)
         assert answer.status == expected, (path, answer.status, answer.text[:500])

@@ -8,7 +8,7 @@ highest score is the winner" (seed 000).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,19 +65,24 @@ def standings(players: Sequence[str], results: Iterable[GameResult]) -> tuple[St
     return ranked_standings(players, won, totals)
 
 
+def ranked_places(players: Sequence[str], key: Callable[[str], tuple[int, ...]]
+                  ) -> tuple[tuple[str, int], ...]:
+    """Players best first by ``key`` (lowest first) with their places: equal keys share the
+    place and the next place skips (1, 1, 3); equal players keep the order given."""
+    keys = {name: key(name) for name in players}
+    order = sorted(players, key=lambda name: (keys[name], players.index(name)))
+    return tuple((name, 1 + sum(1 for other in players if keys[other] < keys[name]))
+                 for name in order)
+
+
 def ranked_standings(players: Sequence[str], won: Mapping[str, int],
                      totals: Mapping[str, int]) -> tuple[Standing, ...]:
     """The standings of games won and totals already counted (a league adds up sessions'
     counts): most games won first, then the highest total; equal on both share the place;
     equal players keep the order given."""
 
-    def rank(name: str) -> tuple[int, int]:
-        return (-won[name], -totals[name])
-
-    order = sorted(players, key=lambda name: (rank(name), players.index(name)))
-    return tuple(Standing(name, won[name], totals[name],
-                          1 + sum(1 for other in players if rank(other) < rank(name)))
-                 for name in order)
+    return tuple(Standing(name, won[name], totals[name], place) for name, place
+                 in ranked_places(players, lambda name: (-won[name], -totals[name])))
 
 
 def round_of(game_number: int, player_count: int) -> int:

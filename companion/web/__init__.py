@@ -104,6 +104,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(groups_api.bp)
     app.register_blueprint(groups_api.bp, url_prefix="/api/v1")
 
+    _register_nights(app)
+
     from companion.web.languages import init_languages
 
     init_languages(app)
@@ -124,6 +126,20 @@ def _register_live(app: Flask) -> None:
     app.register_blueprint(live_views.bp)
     csrf.exempt(live_events.bp)
     app.register_blueprint(live_events.bp, url_prefix="/api/v1")
+
+
+def _register_nights(app: Flask) -> None:
+    """Club nights: many tables, one standings (companion/web/nights)."""
+    from companion.web.nights import api as nights_api
+    from companion.web.nights import live as nights_live
+    from companion.web.nights import ratings as nights_ratings
+    from companion.web.nights import views as nights_views
+
+    app.register_blueprint(nights_views.bp)
+    app.register_blueprint(nights_ratings.bp)
+    for api_blueprint in (nights_api.bp, nights_live.bp):
+        csrf.exempt(api_blueprint)
+        app.register_blueprint(api_blueprint, url_prefix="/api/v1")
 
 
 def _database_url(instance_path: str) -> str:

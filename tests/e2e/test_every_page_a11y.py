@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from companion.web import create_app
-from tests.every_page import Answer, page_paths, start_session_with_one_game
+from tests.every_page import Answer, page_paths, start_night, start_session_with_one_game
 
 pytestmark = pytest.mark.e2e
 
@@ -106,7 +106,9 @@ def test_every_page_in_both_schemes_passes_axe_and_has_thumb_sized_targets(
     page = phone_without_policy
     sheet_path = start_session_with_one_game(PlaywrightBrowser(page))  # the CSV is no page
     walker = PlaywrightBrowser(page)
-    paths = [path for path in page_paths(create_app({"SECRET_KEY": "walk"}), sheet_path).values()
+    night_id = start_night(walker)  # its host, so the table cards are a page too
+    paths = [path for path in page_paths(create_app({"SECRET_KEY": "walk"}), sheet_path,
+                                         night_id=night_id).values()
              if walker.get(path).headers.get("content-type", "").startswith("text/html")]
     shots = os.environ.get("COMPANION_SCREENSHOTS")
     problems = []

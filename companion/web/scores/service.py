@@ -288,14 +288,32 @@ def create_session(names: list[str], rounds: int, preset_key: str | None,
                    overrides: Mapping[str, object], *,
                    device_hash: str | None = None) -> tuple[ScoreSession, str]:
     """A new session and its edit key (only the hash is stored)."""
-    players = check_players(names)
+    check_new_session(names, rounds, preset_key, overrides)
+    begin_write()
+    session, key = add_session(names, rounds, preset_key, overrides, device_hash=device_hash)
+    db.session.commit()
+    return session, key
+
+
+def check_new_session(names: list[str], rounds: int, preset_key: str | None,
+                      overrides: Mapping[str, object]) -> None:
+    """What ``add_session`` refuses, checked before any transaction starts."""
+    check_players(names)
     check_rounds(rounds)
     try:
-        base = get_preset(preset_key)
+        apply_rule_overrides(get_preset(preset_key), overrides)
     except UnknownPresetError as error:
         raise ScoringError(str(error), field="preset") from error
+
+
+def add_session(names: list[str], rounds: int, preset_key: str | None,
+                overrides: Mapping[str, object], *,
+                device_hash: str | None = None) -> tuple[ScoreSession, str]:
+    """A new session in the write transaction already begun (a night seats many tables in
+    one), not committed; ``check_new_session`` has checked its input."""
+    players = check_players(names)
+    base = get_preset(preset_key)
     rules = apply_rule_overrides(base, overrides)
-    begin_write()
     session = ScoreSession(preset_key=base.key, rule_overrides=rule_overrides(rules, base),
                            rounds=rounds, edit_key_hash="")
     session.players = [Player(seat=seat, name=name) for seat, name in enumerate(players, 1)]
@@ -305,7 +323,6 @@ def create_session(names: list[str], rounds: int, preset_key: str | None,
     session.edit_key_hash = hash_key(key)
     if device_hash:
         db.session.add(SessionAccess(session_id=session.id, device_hash=device_hash))
-    db.session.commit()
     return session, key
 
 
