@@ -4,17 +4,31 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+    widgets,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange
 
 from companion.core.nights import MAX_GAMES_PER_TABLE, MAX_NIGHT_ROUNDS
 from companion.web.forms import PRESET_CHOICES
-from companion.web.groups.forms import Checkboxes
 
 FORMAT_CHOICES = [SelectChoice("reseat", _l("Re-seat by standings after each round (Swiss)")),
                   SelectChoice("fixed", _l("Fixed tables all night")),
                   SelectChoice("advance", _l("Winners advance, down to a final table"))]
+
+
+class Checkboxes(SelectMultipleField):  # type: ignore[misc]
+    """Several choices ticked, each a checkbox (the group's members who came)."""
+
+    widget = widgets.ListWidget(prefix_label=False)
+    option_widget = widgets.CheckboxInput()
 
 
 class NewNightForm(FlaskForm):

@@ -1,26 +1,23 @@
 """The room's live view: the one place where a night meets the live feature.
 
 A night changes when the host seats a round or takes an arrival (``Night.version``) and when
-any of its tables records, edits or undoes a game (each table's ``ScoreSession.version``). The
-stream ``GET /api/v1/nights/<id>/events`` asks the database for both in one query every
-``LIVE_POLL_SECONDS`` and sends ``event: night`` when they change; the TV page
-(``static/nights.js``) then fetches itself again. The event format, the poll interval and the
-stream's lifetime are the live feature's (``companion.web.live.events``), so when the way
-streams are served changes, this module is what follows it.
+any of its tables records, edits or undoes a game (each table's ``ScoreSession.version``).
+``GET /api/v1/nights/<id>/events`` answers the version of both, read in one query, as one
+Server-Sent Event with a short ``retry``, and ends; the TV page's EventSource (``static/nights.js``)
+asks again after it and fetches the page when the version moved. It uses the live feature's
+event format (``companion.web.live.events.sse``).
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, url_for
+from flask import Blueprint, Response, abort, url_for
 from sqlalchemy import func, select
-from sqlalchemy.exc import SQLAlchemyError
 
-from companion.web.live.events import setting, sse
+from companion.web.live.events import sse
 from companion.web.models import ScoreSession, db
 from companion.web.nights.models import Night, NightRound, NightTable
 
@@ -48,37 +45,30 @@ def stream_of(night: Night) -> dict[str, Any]:
             "version": version_of(night.public_id)}
 
 
-def night_events(app: Flask, night_ref: str) -> Iterator[str]:
-    poll, heartbeat = setting(app, "LIVE_POLL_SECONDS"), setting(app, "LIVE_HEARTBEAT_SECONDS")
-    ends_at = time.monotonic() + setting(app, "LIVE_STREAM_SECONDS")
-    yield f"retry: {int(setting(app, 'LIVE_RETRY_MS'))}\n\n"
-    sent: str | None = None
-    last_write = time.monotonic()
-    while True:
-        try:
-            with app.app_context():
-                version = version_of(night_ref)
-        except SQLAlchemyError:
-            return
-        if version is None:
-            yield sse("gone", json.dumps({"error": "this night was deleted"}))
-            return
-        if version != sent:
-            yield sse("night", json.dumps({"version": version}), version)
-            sent, last_write = version, time.monotonic()
-        now = time.monotonic()
-        if now >= ends_at:
-            return
-        if now - last_write >= heartbeat:
-            yield ": keepalive\n\n"
-            last_write = now
-        time.sleep(min(poll, max(0.0, ends_at - now)))
+# How soon the TV's browser asks again. A night changes a few times a minute at most (a game
+# at some table), and a TV is one screen per room: an answer every 2 s is live enough.
+NIGHT_RETRY_MS = 2000
+
+
+def night_events(night_ref: str) -> Iterator[str]:
+    """One answer per request: the retry delay and the night's version, then the end.
+
+    ``companion serve`` runs the app in a small pool of threads and sends each answer whole, so
+    a stream that slept in its thread would hold that thread for its whole life and send
+    nothing until it ended. A short answer holds none: the browser's EventSource asks again
+    after ``NIGHT_RETRY_MS`` by itself, and the page fetches itself when the version moved.
+    """
+    yield f"retry: {NIGHT_RETRY_MS}\n\n"
+    version = version_of(night_ref)
+    if version is None:
+        yield sse("gone", json.dumps({"error": "this night was deleted"}))
+        return
+    yield sse("night", json.dumps({"version": version}), version)
 
 
 @bp.get("/nights/<night_id>/events")
 def events(night_id: str) -> Response:
     if version_of(night_id) is None:
         abort(404, description=f"there is no night {night_id}")
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    return Response(night_events(app, night_id), mimetype="text/event-stream",
+    return Response(list(night_events(night_id)), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
