@@ -63,7 +63,7 @@ from companion.web.models import (
     db,
 )
 from companion.web.models import new_public_id as new_session_id
-from companion.web.scores.service import edit_key_of, hash_key, parse_rack_text, result_json
+from companion.web.scores.service import edit_key_of, hash_key, result_json, stored_rack
 
 FORMAT = "companion-export"
 VERSION = 1
@@ -191,17 +191,11 @@ def _public_id(value: object) -> bool:
 
 
 def _rack(name: str, value: object, where: str) -> Rack | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return parse_rack_text(name, value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Rack.of_total(value)
-    if isinstance(value, dict) and set(value) <= {"points", "jokers"}:
-        points, jokers = value.get("points", 0), value.get("jokers", 0)
-        if all(isinstance(n, int) and not isinstance(n, bool) for n in (points, jokers)):
-            return Rack.of_total(points, jokers)
-    raise ImportRefused(f"{name}'s rack must be tiles, a total or {{points, jokers}}", where)
+    """A rack as the export wrote it, read as the ledger reads its own (``stored_rack``)."""
+    try:
+        return stored_rack(name, value)
+    except ScoringError as error:
+        raise ImportRefused(str(error), where) from error
 
 
 def _check_game(players: tuple[str, ...], rules: Preset, data: Mapping[str, Any],
