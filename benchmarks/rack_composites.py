@@ -28,9 +28,9 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
 from companion.vision import PhotoError, read_rack
 from companion.vision.crops import canonical_corners
+from training.augment import ink_is_low
 from training.classic import classic_crops
 from training.dataset import load_split
-from training.train_reader import ink_is_low
 
 TILE_W, TILE_H = 80, 110
 

@@ -41,3 +41,21 @@ def photometric(image: np.ndarray, rng: np.random.Generator, *, hue_shift: bool,
         if ok:
             out = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
     return out
+
+
+def ink_is_low(crop: np.ndarray) -> bool:
+    """True when the printed number sits in the lower half of the crop: the tile is upside down.
+
+    Both tile designs print the number above the middle (the logo or ring below is faint),
+    so the ink's centre of mass shows which end is up.
+    """
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    saturation = hsv[..., 1].astype(np.float32)
+    value = hsv[..., 2].astype(np.float32)
+    inner = (slice(4, -4), slice(4, -4))
+    paper = float(np.median(value[inner]))
+    ink = ((saturation > 90) | (value < paper - 60))[inner]
+    rows = np.nonzero(ink)[0]
+    if len(rows) < 8:
+        return False
+    return float(rows.mean()) > (ink.shape[0] - 1) / 2

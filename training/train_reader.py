@@ -46,7 +46,7 @@ import torch.nn.functional as F
 
 from companion.vision.classes import CLASS_INDEX, NO_TILE_CLASS, TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile
-from training.augment import photometric
+from training.augment import ink_is_low, photometric
 from training.dataset import load_folder, load_split
 from training.negatives import negative_boxes
 from training.networks import (
@@ -72,24 +72,6 @@ class Sample:
         self.polygon = polygon
         self.label = label
         self.up = up
-
-
-def ink_is_low(crop: np.ndarray) -> bool:
-    """True when the printed number sits in the lower half of the crop: the tile is upside down.
-
-    Both tile designs print the number above the middle (the logo or ring below is faint),
-    so the ink's centre of mass shows which end is up.
-    """
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    saturation = hsv[..., 1].astype(np.float32)
-    value = hsv[..., 2].astype(np.float32)
-    inner = (slice(4, -4), slice(4, -4))
-    paper = float(np.median(value[inner]))
-    ink = ((saturation > 90) | (value < paper - 60))[inner]
-    rows = np.nonzero(ink)[0]
-    if len(rows) < 8:
-        return False
-    return float(rows.mean()) > (ink.shape[0] - 1) / 2
 
 
 def up_of(corners: np.ndarray) -> np.ndarray:

@@ -18,8 +18,8 @@ from companion.vision import PhotoError, read_photo, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from tests.vision.conftest import jpeg_bytes, labelled_photo
+from training.augment import ink_is_low
 from training.classic import BUFFER, VALIDATION_RUNS, classic_crops
-from training.train_reader import ink_is_low
 
 
 def real_tiles() -> list:
