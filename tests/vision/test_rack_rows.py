@@ -19,7 +19,7 @@ from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.augment import ink_is_low
-from training.classic import BUFFER, VALIDATION_RUNS, classic_crops
+from training.classic import BUFFER, CLASSIC_ROOT, VALIDATION_RUNS, classic_crops
 
 
 def real_tiles() -> list:
@@ -76,6 +76,8 @@ def assert_no_sure_rack(data: bytes) -> None:
     assert all(tile.low_confidence for tile in reading.tiles)
 
 
+@pytest.mark.skipif(not CLASSIC_ROOT.is_dir(), reason=f"the classic crops are not at {CLASSIC_ROOT} "
+                    "(../shared/vision-data beside the checkout, or COMPANION_CLASSIC_DATA)")
 def test_the_classic_validation_split_is_runs_of_crop_numbers_kept_apart_from_training() -> None:
     train, valid = classic_crops()
     assert valid and train

@@ -225,9 +225,9 @@ def test_a_form_for_a_game_another_phone_recorded_first_keeps_the_typing_and_say
     late = client.post(f"/scores/{session_id}/games/new", data={
         "ending": "out", "winner": "Bob", "number": "1", "lines-0-rack": "K7 K8"})
     assert late.status_code == 409
-    assert "game 1 was already recorded from another phone (Ann won)" in late.text
+    assert "Game 1 was already recorded from another phone (Ann won)" in late.text
     assert "Recorded there: game 1: Ann won (Ann +4, Bob −4)." in late.text
-    assert 'value="K7 K8"' in late.text and 'name="number" type="hidden" value="2"' in late.text
+    assert 'K7 K8</textarea>' in late.text and 'name="number" type="hidden" value="2"' in late.text
     assert "Record game 2" in late.text
 
 
@@ -243,7 +243,7 @@ def test_an_edit_of_a_game_another_phone_undid_keeps_the_typing_to_record_it_aga
     assert late.status_code == 409
     assert ("Game 1 is no longer on the sheet (undone on another phone while you were editing"
             " it): nothing was saved") in late.text
-    assert 'value="R9 B5"' in late.text and 'name="number" type="hidden" value="1"' in late.text
+    assert 'R9 B5</textarea>' in late.text and 'name="number" type="hidden" value="1"' in late.text
     assert client.get(f"/api/v1/sessions/{session_id}").json["games"] == []
     again = client.post(f"/scores/{session_id}/games/new", data={
         "ending": "out", "winner": "Ann", "number": "1", "lines-1-rack": "R9 B5"})
