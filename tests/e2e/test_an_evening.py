@@ -59,17 +59,23 @@ def test_names_that_look_alike_are_told_apart_on_a_360_px_sheet(phone: Any) -> N
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
 
 
-def test_a_groups_first_session_seats_four_players_in_order(phone: Any) -> None:
+def start_group_session(phone: Any, group: str, names: list[str]) -> str:
+    """A new group and its first session, seated in order through the pages; the group's URL."""
     phone.goto("/groups/")
-    phone.get_by_label("Name of the group").fill("Family")
+    phone.get_by_label("Name of the group").fill(group)
     phone.get_by_role("button", name="Start a group").click()
-    phone.get_by_text("Group “Family” started").wait_for()
-    group_url = phone.url
+    phone.get_by_text(f"Group “{group}” started").wait_for()
+    group_url = str(phone.url)
     phone.get_by_role("link", name="Start a session").click()
-    for seat, name in enumerate(["Ann", "Bob", "Cy"], start=1):
+    for seat, name in enumerate(names, start=1):
         phone.get_by_label(re.compile(f"^Seat {seat}")).fill(name)
     phone.get_by_role("button", name="Start the session").click()
     phone.get_by_text("Session started").wait_for()
+    return group_url
+
+
+def test_a_groups_first_session_seats_four_players_in_order(phone: Any) -> None:
+    group_url = start_group_session(phone, "Family", ["Ann", "Bob", "Cy"])
 
     # The second evening: the members are buttons that seat them in the next free seat.
     phone.goto(group_url)
@@ -113,16 +119,8 @@ def test_an_evening_ended_early_then_continued(phone: Any) -> None:
 
 
 def test_the_league_and_the_charts_fit_a_360_px_phone(phone: Any) -> None:
-    phone.goto("/groups/")
-    phone.get_by_label("Name of the group").fill("Thursday club")
-    phone.get_by_role("button", name="Start a group").click()
-    phone.get_by_text("Group “Thursday club” started").wait_for()
-    group_url = phone.url
-    phone.get_by_role("link", name="Start a session").click()
-    for seat, name in enumerate(["Alexandrina", "Bartholomew", "Christabella"], start=1):
-        phone.get_by_label(re.compile(f"^Seat {seat}")).fill(name)
-    phone.get_by_role("button", name="Start the session").click()
-    phone.get_by_text("Session started").wait_for()
+    group_url = start_group_session(phone, "Thursday club",
+                                    ["Alexandrina", "Bartholomew", "Christabella"])
     record_paper_game(phone, 1, {"Alexandrina": "112", "Bartholomew": "-56",
                                  "Christabella": "-56"})
     chart = phone.locator(".sheet-chart img")
