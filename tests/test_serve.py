@@ -7,6 +7,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -73,6 +74,11 @@ def test_two_workers_with_a_secret_key_and_the_port_from_the_environment(
         assert server.url.endswith(environment["PORT"])
         browser = HttpBrowser(server.url)
         assert browser.get("/scores/new").status == 200
+        # The first worker may answer before the second has started: wait for it (bounded),
+        # rather than stop the server while the second is still importing the app.
+        deadline = time.monotonic() + 60
+        while server.log_text().count("Running on http://") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
     assert server.log_text().count("Running on http://") == 2  # one line per worker
 
 
