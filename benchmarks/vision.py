@@ -4,7 +4,8 @@
         [--valid-scaled [40,30,24,18]] [--scaled-soft] [--valid-motion-blur [9,15]]
         [--real-racks] [--real-racks-stress] [--valid-stress]
         [--rack-kinds 8 (the default; 0: none)] [--shadows 30 (0: none)]
-        [--json out.json] [--confusions] [--reader candidate.onnx] [--detector candidate.onnx]
+        [--classic-split] [--json out.json] [--confusions] [--reader candidate.onnx]
+        [--detector candidate.onnx]
 
 Measures, per data set: tile recall and precision (a read tile matches a true tile when its
 centre lies inside the true outline; each true tile matches at most one read tile), identity
@@ -30,7 +31,9 @@ edge: ``benchmarks.table_stress``), per change.
 Speed: 12-megapixel JPEGs
 (two real photos scaled up, and a rack render) read from their bytes, timed side by side with
 ``cv2.imdecode`` of the same file in the same run, with the peak memory of each.
-``--reader`` / ``--detector`` measure candidate ONNX networks in place of the shipped ones.
+``--classic-split`` reads the validation split of the real classic crops
+(``benchmarks.classic_split``). ``--reader`` / ``--detector`` measure candidate ONNX networks in
+place of the shipped ones.
 
 The `valid/` labels have outlines but no sets: the true sets are derived from the labelled
 outlines with the reader's own neighbour rule (companion.vision.layout). The labelled photos
@@ -784,6 +787,9 @@ def main() -> None:
                         metavar="LENGTHS",
                         help="also valid/ under a line (motion) blur of these px (comma-separated; "
                              "default 9,15), one direction per photo by a fixed seed")
+    parser.add_argument("--classic-split", action="store_true",
+                        help="the validation split of the real classic crops "
+                             "(benchmarks/classic_split.py)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
     parser.add_argument("--reader", type=Path,
@@ -881,6 +887,12 @@ def main() -> None:
         if args.shadows:
             results["real racks with a shadow cast"] = cast = real_racks_shadowed()
             print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
+    if args.classic_split:
+        from benchmarks.classic_split import classic_split
+        results["classic split"] = classic = classic_split()
+        print("== the real classic crops' validation split")
+        for key, value in classic.items():
+            print(f"  {key:36s} {value}")
     if args.real_racks_stress:
         from benchmarks.rack_stress import stress
         results["real racks, stress"] = by_change = stress()

@@ -16,7 +16,11 @@ them) and learns, in each batch:
 - tiles of the current design cut from the ``train/`` photos as ``train_reader`` cuts them
   (never ``valid/``), taught by their labels and by the shipped reader's outputs
   (distillation), so tables read as before;
-- boxes where no tile lies in those photos ("no tile").
+- boxes where no tile lies in those photos ("no tile");
+- with ``--synthetic DIR`` (a ``training.render_synthetic`` cache; may be given more than
+  once), tiles of those renders, taught as the ``train/`` tiles are (labels and the shipped
+  reader's outputs), ``--synthetic-share`` of each batch: what the renders prove (the harder
+  kinds, the classic faces, shadows) is kept beside the real crops.
 
 Prints the numbers read right on the classic validation split (``training.classic``:
 crop numbers 600–799 and 2100–2299, never learned from) before and after.
@@ -47,6 +51,7 @@ from training.train_reader import (
     outlines_by_picture,
     real_samples,
     smoothed_cross_entropy,
+    synthetic_samples,
     to_tensor,
 )
 
@@ -94,6 +99,10 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--tightest", type=float, default=0.92,
                         help="the tightest framing of a classic crop (share of its box)")
+    parser.add_argument("--synthetic", type=Path, action="append", default=[],
+                        help="a cache of renders (training.render_synthetic) to learn from too")
+    parser.add_argument("--synthetic-share", type=float, default=0.25,
+                        help="share of each batch drawn from --synthetic (when given)")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--init-onnx", type=Path, default=SHIPPED)
@@ -111,8 +120,11 @@ def main() -> None:
     images = {str(p.path): p.image() for p in photos}
     current = real_samples(photos, images)
     negatives = no_tile_samples(outlines_by_picture(current), images, 8, rng)
+    rendered = [sample for folder in args.synthetic for sample in synthetic_samples(folder, images)]
+    synthetic_share = args.synthetic_share if rendered else 0.0
     print(f"{len(classic_train)} classic crops to learn, {len(classic_valid)} to check; "
-          f"{len(current)} current-design tiles, {len(negatives)} boxes of no tile", flush=True)
+          f"{len(current)} current-design tiles, {len(rendered)} rendered tiles, "
+          f"{len(negatives)} boxes of no tile", flush=True)
 
     outputs = onnx_outputs(args.init_onnx)
     assert outputs == IDENTITIES + 2, f"{args.init_onnx}: a reader with a 'no tile' output"
@@ -142,7 +154,9 @@ def main() -> None:
                     image = np.ascontiguousarray(image[::-1, ::-1])
                 classic_rows.append((len(crops), crop))
             else:
-                pool = negatives if draw < args.classic_share + args.no_tile_share else current
+                pool = (negatives if draw < args.classic_share + args.no_tile_share else
+                        rendered if draw < args.classic_share + args.no_tile_share + synthetic_share
+                        else current)
                 sample = pool[int(rng.integers(len(pool)))]
                 image, turn = make_crop(images[sample.image_key], sample, rng, train=True)
                 (negative_rows if pool is negatives else current_rows).append(

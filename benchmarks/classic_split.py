@@ -1,0 +1,55 @@
+"""The reader on the validation split of the real classic crops, as the pipeline reads a crop.
+
+    .venv/bin/python -m benchmarks.classic_split [--reader candidate.onnx]
+    (or ``benchmarks/vision.py --classic-split``)
+
+The crops are "Rummikub tile crops by christophrus, from github.com/christophrus/rummikub-counter
+(commit 8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
+README"; the split is ``training.classic``'s (crop numbers 600–799 and 2100–2299, never
+learned from). Each crop is cut to the reader's 48 × 64 as a whole (its box is the tile's,
+give or take) and read by ``networks.read_crops`` (read again turned when unsure, as in a
+photo). The crops have no colour label: a crop is read right when its likeliest tile has its
+number (or is the joker). A wrong reading is shown as sure at ``LOW_CONFIDENCE`` (0.9) or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import networks
+from companion.vision.classes import TILE_CLASSES
+from companion.vision.pipeline import LOW_CONFIDENCE
+from training.classic import as_crop, classic_crops
+
+
+def classic_split() -> dict[str, object]:
+    _, valid = classic_crops()
+    crops = np.stack([as_crop(cv2.imread(str(crop.path), cv2.IMREAD_COLOR)) for crop in valid])
+    identity, _, _ = networks.read_crops(crops)
+    best, sure = identity.argmax(axis=1), identity.max(axis=1)
+    right = np.array([b in crop.classes for b, crop in zip(best, valid)])
+    misreads = Counter(f"{crop.number or 'joker'}→{TILE_CLASSES[b]}"
+                       for b, crop, ok in zip(best, valid, right) if not ok)
+    return {"crops": len(valid), "numbers right": f"{right.mean():.4f} ({right.sum()})",
+            "wrong shown sure": int((~right & (sure >= LOW_CONFIDENCE)).sum()),
+            "right but unsure": int((right & (sure < LOW_CONFIDENCE)).sum()),
+            "misreads": dict(misreads.most_common())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reader", type=Path, help="this reader ONNX file, not the shipped one")
+    args = parser.parse_args()
+    if args.reader is not None:
+        networks.READER_FILE = args.reader
+    for key, value in classic_split().items():
+        print(f"  {key:20s} {value}")
+
+
+if __name__ == "__main__":
+    main()
