@@ -1,0 +1,64 @@
+"""Teaching the reader the real classic crops beside renders (needs the ``train`` extra)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from companion.vision.classes import CLASS_INDEX, JOKER_CLASS  # noqa: E402 (after the skips)
+from training.classic import ClassicCrop, jittered_crop  # noqa: E402
+from training.train_classic import IDENTITIES, TILES, classic_target  # noqa: E402
+
+
+def _teacher_reading(colour: str, number: int) -> torch.Tensor:
+    logits = torch.full((TILES,), -8.0)
+    logits[CLASS_INDEX[f"{colour}{number}"]] = 4.0
+    logits[CLASS_INDEX[f"R{number % 13 + 1}"]] = 2.0  # another number in red
+    return logits
+
+
+def test_a_numbers_target_is_that_number_in_the_colours_the_teacher_reads(tmp_path) -> None:
+    crop = ClassicCrop(tmp_path / "tile_0001.png", 8, 1)
+    target = classic_target(crop, _teacher_reading("B", 5))
+    assert target.shape == (IDENTITIES,)
+    assert float(target.sum()) == pytest.approx(1.0)
+    assert set(torch.nonzero(target)[:, 0].tolist()) <= set(crop.classes)
+    assert int(target.argmax()) == CLASS_INDEX["B8"]
+    assert float(target[CLASS_INDEX["R8"]]) > float(target[CLASS_INDEX["K8"]])
+
+
+def test_a_jokers_target_is_the_joker_whatever_the_teacher_reads(tmp_path) -> None:
+    target = classic_target(ClassicCrop(tmp_path / "tile_0002.png", 0, 2), _teacher_reading("K", 3))
+    assert int(target.argmax()) == JOKER_CLASS and float(target.sum()) == 1.0
+
+
+def test_a_tighter_framing_cuts_more_of_the_tiles_edge_away() -> None:
+    image = np.full((180, 150, 3), 200, np.uint8)
+    cv2.rectangle(image, (0, 0), (149, 179), (40, 40, 40), 6)  # a dark border at the box's edge
+    rng = np.random.default_rng(3)
+    loose = [jittered_crop(image, rng, tightest=1.1) for _ in range(30)]
+    tight = [jittered_crop(image, rng, tightest=0.75) for _ in range(30)]
+    assert all(c.shape == (64, 48, 3) for c in loose + tight)
+    border = np.mean([c[:3].mean() + c[-3:].mean() for c in loose])
+    assert np.mean([c[:3].mean() + c[-3:].mean() for c in tight]) > border
+
+
+def test_renders_with_shadows_differ_from_the_same_renders_without(tmp_path, monkeypatch) -> None:
+    from training import render_synthetic
+
+    for name, extra in (("plain", []), ("shadows", ["--shadows"])):
+        monkeypatch.setattr(sys, "argv", ["render_synthetic", "--count", "1", "--first-seed",
+                                          "13000000", "--out", str(tmp_path / name), *extra])
+        render_synthetic.main()
+    plain, shadowed = (cv2.imread(str(tmp_path / n / "synthetic-0000.jpg")) for n in ("plain", "shadows"))
+    assert plain.shape == shadowed.shape
+    assert np.abs(plain.astype(int) - shadowed.astype(int)).mean() > 1.0
+    assert (json.loads((tmp_path / "plain" / "synthetic-0000.json").read_text())
+            == json.loads((tmp_path / "shadows" / "synthetic-0000.json").read_text()))
