@@ -62,3 +62,17 @@ def test_renders_with_shadows_differ_from_the_same_renders_without(tmp_path, mon
     assert np.abs(plain.astype(int) - shadowed.astype(int)).mean() > 1.0
     assert (json.loads((tmp_path / "plain" / "synthetic-0000.json").read_text())
             == json.loads((tmp_path / "shadows" / "synthetic-0000.json").read_text()))
+
+
+def test_the_classic_split_benchmark_counts_every_crop_right_or_misread_once() -> None:
+    from benchmarks.classic_split import classic_split
+    from training.classic import CLASSIC_ROOT
+
+    if not CLASSIC_ROOT.is_dir():
+        pytest.skip(f"the classic crops are not at {CLASSIC_ROOT}")
+    result = classic_split()
+    right = int(str(result["numbers right"]).split("(")[1].rstrip(")"))
+    assert right + sum(result["misreads"].values()) == result["crops"] == 399
+    assert all("→" in key and not key.startswith(key.split("→")[1].lstrip("KRBO") + "→")
+               for key in result["misreads"])
+    assert result["wrong shown sure"] <= sum(result["misreads"].values())
