@@ -12,9 +12,9 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from companion.vision.classes import CLASS_INDEX, JOKER_CLASS  # noqa: E402 (after the skips)
-from training.classic import ClassicCrop, jittered_crop  # noqa: E402
-from training.train_classic import IDENTITIES, TILES, classic_target  # noqa: E402
+from companion.vision.classes import CLASS_INDEX, JOKER_CLASS  # after the skips: torch is optional
+from training.classic import ClassicCrop, jittered_crop
+from training.train_classic import IDENTITIES, TILES, classic_target
 
 
 def _teacher_reading(colour: str, number: int) -> torch.Tensor:
