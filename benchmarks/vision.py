@@ -651,12 +651,14 @@ REAL_RACK_PHOTOS = tuple([f"rummy3-{n}_" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 
 
 def real_racks() -> dict[str, object]:
     """The rack reader on the real labelled photos: the rack photos read (tiles, exact racks,
-    racks found), and the table photos (one copy of each) it must answer "no rack found"."""
+    racks found, values shown sure: every tile of the reading sure), and the table photos
+    (one copy of each) it must answer "no rack found" or read with no sure value."""
     names = _class_names()
     first_copies: dict[str, Path] = {}
     for path in sorted(DATA_ROOT.glob("*/images/*.jpg")):
         first_copies.setdefault(path.name.split("_jpeg")[0] + "_", path)
     found = exact = true_tiles = right = extra = confident_wrong = 0
+    right_sure = wrong_sure = tables_sure = 0
     no_rack = []
     tables_taken = []
     tables = 0
@@ -665,10 +667,11 @@ def real_racks() -> dict[str, object]:
         if key not in REAL_RACK_PHOTOS:
             tables += 1
             try:
-                read_rack(data)
-                tables_taken.append(key.rstrip("_"))
+                table_reading = read_rack(data)
             except PhotoError:
-                pass
+                continue
+            tables_taken.append(key.rstrip("_"))
+            tables_sure += not any(tile.low_confidence for tile in table_reading.tiles)
             continue
         label = path.parent.parent / "labels" / f"{path.stem}.txt"
         truth = Counter(_tile_of(names[int(line.split()[0])])
@@ -686,14 +689,20 @@ def real_racks() -> dict[str, object]:
         exact += read == truth
         confident_wrong += sum(1 for tile in reading.tiles
                                if not tile.low_confidence and tile.tile not in truth)
+        if not any(tile.low_confidence for tile in reading.tiles):
+            right_sure += read == truth
+            wrong_sure += read != truth
     return {
         "real racks found": f"{found}/{len(REAL_RACK_PHOTOS)}",
         "real racks read exactly": f"{exact}/{len(REAL_RACK_PHOTOS)}",
         "real rack tiles read right": f"{right}/{true_tiles}",
         "tiles wrongly counted on the rack": extra,
         "confident misreads": confident_wrong,
+        "exact racks shown sure": right_sure,
+        "wrong racks shown sure": wrong_sure,
         "no rack found": " ".join(no_rack),
         "real table photos taken for a rack": f"{len(tables_taken)}/{tables}",
+        "table photos given a sure rack value": tables_sure,
         "table photos taken": " ".join(tables_taken),
     }
 
