@@ -12,7 +12,6 @@ value is sure only when every tile is:
 - the reader read the tile at LOW_CONFIDENCE or surer, and the rack's tiles as a whole not
   poorly (their median confidence at POOR_READING or more: a shaken phone's blur smears a
   number into another, read surely among unsure neighbours);
-- a 6 or a 9 is not read turned against the rack's up (turned round, a 6 is a 9);
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour),
   no tile read as surely as DOUBTFUL_BOX and as large as the rack's lies off it, and no
@@ -41,18 +40,24 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Tile
+from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import LOW_CONFIDENCE, SIX_OR_NINE, ReadFound, find_and_read
+from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
-from companion.vision.rack_rows import RackRows, find_rack
+from companion.vision.networks import read_crops
+from companion.vision.rack_rows import RackRows, Tiles, find_rack
 from companion.vision.reading import ReadTile
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
 LIKE_SIZED = 0.7  # a tile at least this tall against the rack's lies as near as they do
+NEAR = 1.0  # tile widths (along) and heights (up) about the rack: a tile read there is by it
+GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real racks' empty
+# slots read 0.57-0.88; rummy3-7's joker left off, 0.11; a tile the detector missed, 0.0)
+GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
 
@@ -129,10 +134,8 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     for row_number, row in enumerate(rack.rows):
         for index in row:
             tile = read.tile(index)
-            turned = float(tiles.ups[index] @ tiles.up) < 0
-            unsure = (tile.low_confidence or doubt_all
-                      or (turned and int(read.best[index]) in SIX_OR_NINE))
-            placed.append(replace(tile, set_index=row_number, low_confidence=unsure,
+            placed.append(replace(tile, set_index=row_number,
+                                  low_confidence=tile.low_confidence or doubt_all,
                                   outline=tiles.outline_upright(index)))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
@@ -144,14 +147,57 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
 
 
 def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
-    """Whether the photo shows plainly that the rows read are one rack, read whole: no tile
-    found on its lines off its rows, no tile as large read as a tile lying off it, and its
-    bar seen under its lowest row (see the module's docstring)."""
+    """Whether the photo shows plainly that the rows read are one rack, read whole (see the
+    module's docstring)."""
     if rack.strays or len(rack.on_rack) < SURE_AT_LEAST or len(rack.rows) > SURE_TIERS:
         return False
     tiles = rack.tiles
     height = float(np.median(tiles.heights[list(rack.on_rack)]))
-    if any(index not in rack.on_rack and read.confidence[index] >= DOUBTFUL_BOX
-           and tiles.heights[index] >= LIKE_SIZED * height for index in range(len(read.found))):
+    width = float(np.median(tiles.widths[list(rack.on_rack)]))
+    spots = [tiles.across(i) for i in rack.on_rack]
+    lowest = min(tiles.foot(i) for i in rack.rows[-1])
+    highest = max(tiles.foot(i) + tiles.heights[i] for i in rack.rows[0])
+    for index in range(len(read.found)):
+        if index in rack.on_rack or read.confidence[index] < DOUBTFUL_BOX:
+            continue
+        middle = tiles.foot(index) + tiles.heights[index] / 2
+        by_rack = (min(spots) - NEAR * width <= tiles.across(index) <= max(spots) + NEAR * width
+                   and lowest - NEAR * height <= middle <= highest + NEAR * height)
+        if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
+            return False
+    return (not _tile_in_a_gap(photo, read, rack)
+            and bar_under(photo.image, 1 / photo.factor, tiles, rack.rows[-1]))
+
+
+def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
+    """Whether the reader reads a tile (P(no tile) under GAP_TILE) in a gap of a row wider
+    than a tile, where the detector found none: a tile the rack was read without."""
+    tiles = rack.tiles
+    slots = []
+    for row in rack.rows:
+        width = float(np.median(tiles.widths[row]))
+        height = tiles.height_of(row)
+        intercept, slope = tiles.line(row)
+        for left, right in zip(row, row[1:]):
+            gap = tiles.across(right) - tiles.across(left)
+            count = int(round(gap / (GAP_PITCH * width))) - 1
+            for k in range(1, count + 1):
+                along = tiles.across(left) + gap * k / (count + 1)
+                foot = intercept + slope * along
+                slots.append(_slot(tiles, along, foot, width, height))
+    if not slots:
         return False
-    return bar_under(photo.image, 1 / photo.factor, tiles, rack.rows[-1])
+    scale = 1 / photo.factor
+    image = read.prepared(photo.image)
+    crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
+    _, _, no_tile = read_crops(crops)
+    return bool((no_tile < GAP_TILE).any())
+
+
+def _slot(tiles: Tiles, along: float, foot: float, width: float, height: float) -> np.ndarray:
+    """The corners (top-left, top-right, bottom-right, bottom-left) of a tile standing on
+    the rack's line at ``along``."""
+    right, up = tiles.right * width / 2, tiles.up
+    bottom = along * tiles.right + foot * up
+    top = bottom + height * up
+    return np.array([top - right, top + right, bottom + right, bottom - right], np.float64)

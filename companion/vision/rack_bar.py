@@ -45,19 +45,17 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     points = (along[None, :, None] * tiles.right + up_at[..., None] * tiles.up) * scale
     map_x, map_y = points[..., 0].astype(np.float32), points[..., 1].astype(np.float32)
     inside = ((map_x >= 0) & (map_x <= image.shape[1] - 1)
-              & (map_y >= 0) & (map_y <= image.shape[0] - 1)).all(axis=1)
-    rows_inside = int(np.argmin(inside)) if not inside.all() else len(depths)
-    first = int(round(EDGE_FROM * PIXELS_PER_HEIGHT))
-    if rows_inside < first + 2 * EDGE_SLACK + 2:
-        return False  # the band under the row runs out of the photo at once
-    strip = cv2.remap(image, map_x[:rows_inside], map_y[:rows_inside], cv2.INTER_LINEAR)
+              & (map_y >= 0) & (map_y <= image.shape[0] - 1))
+    strip = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR)
     lab = cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab) * WEIGHTS
-    steps = np.linalg.norm(lab[2:] - lab[:-2], axis=2)  # at depth row r + 1
+    # at depth row r + 1; a step is not seen where the band runs out of the photo
+    steps = np.where(inside[2:] & inside[:-2], np.linalg.norm(lab[2:] - lab[:-2], axis=2), 0)
     stepped = steps >= EDGE_STEP
     # a step within EDGE_SLACK rows of each depth, per column
     near = cv2.dilate(stepped.astype(np.uint8), np.ones((2 * EDGE_SLACK + 1, 1), np.uint8))
+    first = int(round(EDGE_FROM * PIXELS_PER_HEIGHT))
     support = near[first - 1:].mean(axis=1)
-    if support.size == 0 or support.max() < SUPPORT:
+    if support.max() < SUPPORT:
         return False
     # the deepest such line: the bar's lower edge, the table beyond it (a lip or a tile's
     # foot shows above it)
@@ -69,6 +67,9 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     edge_step = float(np.median(steps[edge - 1 - EDGE_SLACK:edge + EDGE_SLACK].max(axis=0)))
     if edge_step < EDGE_STEP:
         return False
-    colours = np.median(bar, axis=0)
+    seen = inside[top:max(edge - EDGE_SLACK, top + 2)].all(axis=0)
+    if not seen.any():
+        return False
+    colours = np.median(bar[:, seen], axis=0)
     even = np.linalg.norm(colours - np.median(colours, axis=0), axis=1) <= EVEN_DELTA
-    return bool(even.mean() >= EVEN)
+    return bool(even.sum() >= EVEN * columns)

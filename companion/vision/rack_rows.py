@@ -12,7 +12,7 @@ stands upright as a rack's do); a bar seen under the rack is evidence for its su
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -73,15 +73,26 @@ class RackRows:
 
 def find_rack(read: ReadFound) -> RackRows:
     """The rack among the tiles read; PhotoError ``no_rack`` when no row of upright tiles is
-    found, or when most tiles as large as the row taken lie off it (a table photo)."""
+    found, or when most tiles as large as the row taken lie off it (a table photo). The
+    rack is looked for with its up the way the tiles' long sides point, and turned round
+    (an upside-down photo: its tiers are stacked the other way), and the reading with more
+    tiles on the rack is taken (the first when alike)."""
     tiles = Tiles.of(read)
+    found = [_rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))]
+    racks = [rack for rack in found if isinstance(rack, RackRows)]
+    if not racks:
+        raise found[0]
+    return max(racks, key=lambda rack: len(rack.on_rack))
+
+
+def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
     rows = tiles.rows()
     if not rows:
-        raise PhotoError(NO_RACK, "no_rack")
+        return PhotoError(NO_RACK, "no_rack")
     rack = tiles.rack(rows)
     on_rack = {index for row in rack for index in row}
     if tiles.mostly_off(on_rack):
-        raise PhotoError(NOT_A_RACK, "no_rack")
+        return PhotoError(NOT_A_RACK, "no_rack")
     strays = tiles.strays(rack, on_rack)
     for index in strays:  # put each in the row it stands by
         nearest = min(range(len(rack)), key=lambda r: abs(tiles.foot_off(rack[r], index)))
