@@ -779,9 +779,9 @@ def main() -> None:
     parser.add_argument("--train-split", action="store_true",
                         help="also the 537 train/ photos (what the networks learned from)")
     parser.add_argument("--jokers-anywhere", action="store_true",
-                        help="take jokers beside sets, in the tile map and on re-outlined rack "
-                             "boxes whatever the reader (to count the jokers a reader without "
-                             "a 'no tile' output finds on bare table)")
+                        help="take jokers beside sets and in the tile map whatever the reader "
+                             "(to count the jokers a reader without a 'no tile' output finds "
+                             "on bare table)")
     parser.add_argument("--valid-scaled", nargs="?", const=SCALED_WIDTHS, default=None,
                         metavar="WIDTHS",
                         help="also valid/ shrunk so its tiles are these px wide (comma-separated; "
@@ -807,8 +807,8 @@ def main() -> None:
     if args.detector is not None:
         networks.DETECTOR_FILE = args.detector
     if args.jokers_anywhere:
-        from companion.vision import rack, refine
-        refine.reader_knows_no_tile = rack.reader_knows_no_tile = lambda: True
+        from companion.vision import refine
+        refine.reader_knows_no_tile = lambda: True
     results: dict[str, object] = {}
     tallies = {}
     if not args.skip_valid:

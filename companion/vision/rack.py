@@ -9,9 +9,11 @@ upright tiles is (or when most tiles as large lie off the row taken, as on a tab
 
 When a reading is sure. A tile is shown sure only when all of these hold, and the rack's
 value is sure only when every tile is:
-- the reader read the tile at LOW_CONFIDENCE or surer, and the rack's tiles as a whole not
+- the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and the rack's tiles as a whole not
   poorly (their median confidence at POOR_READING or more: a shaken phone's blur smears a
   number into another, read surely among unsure neighbours);
+- a 6 or a 9 is not read turned against the rack's up (rummy3-16 turned 20° read its R9 as
+  R6 at 0.96, turned round from the rack's up: a 6 turned round is a 9);
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour),
   no tile read as surely as DOUBTFUL_BOX and as large as the rack's lies off it, and no
@@ -33,6 +35,7 @@ the preset's joker penalty for each joker.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -43,10 +46,10 @@ from companion.core.tiles import Tile
 from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import LOW_CONFIDENCE, ReadFound, find_and_read
+from companion.vision.networks import read_crops
+from companion.vision.pipeline import SIX_OR_NINE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
-from companion.vision.networks import read_crops
 from companion.vision.rack_rows import RackRows, Tiles, find_rack
 from companion.vision.reading import ReadTile
 
@@ -134,8 +137,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     for row_number, row in enumerate(rack.rows):
         for index in row:
             tile = read.tile(index)
-            placed.append(replace(tile, set_index=row_number,
-                                  low_confidence=tile.low_confidence or doubt_all,
+            # the reader's own sense of the tile's up is against the rack's: a 6 may be a 9
+            turned = float(tiles.ups[index] @ tiles.up) < 0
+            unsure = (tile.low_confidence or doubt_all
+                      or (turned and int(read.best[index]) in SIX_OR_NINE))
+            placed.append(replace(tile, set_index=row_number, low_confidence=unsure,
                                   outline=tiles.outline_upright(index)))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
@@ -178,9 +184,9 @@ def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool
         width = float(np.median(tiles.widths[row]))
         height = tiles.height_of(row)
         intercept, slope = tiles.line(row)
-        for left, right in zip(row, row[1:]):
+        for left, right in pairwise(row):
             gap = tiles.across(right) - tiles.across(left)
-            count = int(round(gap / (GAP_PITCH * width))) - 1
+            count = round(gap / (GAP_PITCH * width)) - 1
             for k in range(1, count + 1):
                 along = tiles.across(left) + gap * k / (count + 1)
                 foot = intercept + slope * along

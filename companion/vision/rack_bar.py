@@ -53,14 +53,14 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     stepped = steps >= EDGE_STEP
     # a step within EDGE_SLACK rows of each depth, per column
     near = cv2.dilate(stepped.astype(np.uint8), np.ones((2 * EDGE_SLACK + 1, 1), np.uint8))
-    first = int(round(EDGE_FROM * PIXELS_PER_HEIGHT))
+    first = round(EDGE_FROM * PIXELS_PER_HEIGHT)
     support = near[first - 1:].mean(axis=1)
     if support.max() < SUPPORT:
         return False
     # the deepest such line: the bar's lower edge, the table beyond it (a lip or a tile's
     # foot shows above it)
     edge = first + int(np.flatnonzero(support >= SUPPORT)[-1])
-    top = int(round(BAR_FROM * PIXELS_PER_HEIGHT))
+    top = round(BAR_FROM * PIXELS_PER_HEIGHT)
     bar = lab[top:max(edge - EDGE_SLACK, top + 2)]
     # the step itself, column by column: a table's scattered edges, spread by the slack,
     # may cover the row's length at some depth while no column steps there in the middle

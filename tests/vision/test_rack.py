@@ -12,6 +12,7 @@ The fixture photos are the labelled rack photos of "rummikub-nvypk" v9 by Jonas 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -46,7 +47,7 @@ def test_a_real_rack_photo_is_read_tile_for_tile_on_its_tiers(name_start: str) -
     rows = [[tile for tile in reading.tiles if tile.set_index == row] for row in range(2)]
     for row in rows:
         middles = [np.mean(tile.outline, axis=0) for tile in row]
-        assert all(a[0] < b[0] for a, b in zip(middles, middles[1:]))
+        assert all(a[0] < b[0] for a, b in pairwise(middles))
     if reading.rows == 2:
         assert np.mean([np.mean(t.outline, axis=0)[1] for t in rows[0]]) \
             < np.mean([np.mean(t.outline, axis=0)[1] for t in rows[1]])
