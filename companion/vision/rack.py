@@ -12,8 +12,11 @@ value is sure only when every tile is:
 - the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and the rack's tiles as a whole not
   poorly (their median confidence at POOR_READING or more: a shaken phone's blur smears a
   number into another, read surely among unsure neighbours);
-- a 6 or a 9 is not read turned against the rack's up (rummy3-16 turned 20° read its R9 as
-  R6 at 0.96, turned round from the rack's up: a 6 turned round is a 9);
+- a 6 or a 9 is read the same way up as every tile of the rack whose number reads one way
+  up only (``pipeline.ONE_WAY_UP``): a rack's tiles stand one way up, and a 6 turned round
+  is a 9 (rummy3-16 turned 20° read its R9 as R6 at 0.96, turned round from two of its
+  neighbours). The reader's sense of up is not compared with the rack's: on the black
+  racks of the labelled photos it reads whole racks upside down, their 6s and 9s right;
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour),
   no tile read as surely as DOUBTFUL_BOX and as large as the rack's lies off it, and no
@@ -47,7 +50,7 @@ from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
 from companion.vision.networks import read_crops
-from companion.vision.pipeline import SIX_OR_NINE, ReadFound, find_and_read
+from companion.vision.pipeline import ONE_WAY_UP, SIX_OR_NINE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
 from companion.vision.rack_rows import RackRows, Tiles, find_rack
@@ -133,14 +136,12 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     confidences = [float(read.confidence[index]) for index in rack.on_rack]
     doubt_all = not seen_whole or float(np.median(confidences)) < POOR_READING
     tiles = rack.tiles
+    turned_round = _six_or_nine_turned_round(read, rack)
     placed = []
     for row_number, row in enumerate(rack.rows):
         for index in row:
             tile = read.tile(index)
-            # the reader's own sense of the tile's up is against the rack's: a 6 may be a 9
-            turned = float(tiles.ups[index] @ tiles.up) < 0
-            unsure = (tile.low_confidence or doubt_all
-                      or (turned and int(read.best[index]) in SIX_OR_NINE))
+            unsure = tile.low_confidence or doubt_all or index in turned_round
             placed.append(replace(tile, set_index=row_number, low_confidence=unsure,
                                   outline=tiles.outline_upright(index)))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
@@ -150,6 +151,17 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset,
                        seen_whole=seen_whole)
+
+
+def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
+    """The 6s and 9s on the rack that the reader reads turned round from one of the rack's
+    tiles whose number reads one way up only, or with none such to compare: a rack's tiles
+    stand one way up, and a 6 turned round is a 9."""
+    tiles = rack.tiles
+    way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
+    one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
+    return {index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE
+            and (not one_way or any(way[other] != way[index] for other in one_way))}
 
 
 def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:

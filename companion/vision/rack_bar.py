@@ -18,6 +18,8 @@ PIXELS_PER_HEIGHT = 40  # the band is resampled at 40 px per tile height
 EDGE_FROM, EDGE_TO = 0.12, 1.8  # where the bar's lower edge may lie, in tile heights under
 # the row's feet: a ledge's, or (no lower tier's tiles in front of it) the lower board's
 EDGE_STEP = 10.0  # a colour step (CIELab ΔE over two pixels, lightness counted half)
+DARK_BELOW, DARK_STEP_SHARE = 15.0, 0.4  # where either side is under L 15, a step counts
+# this share of EDGE_STEP (a black rack's ledge on a dark table: L 7-14 against 11-25)
 EDGE_SLACK = 2  # pixels (of 40 a tile height) the edge may wander off one line
 SUPPORT = 0.7  # share of the row's length (gaps too) where the edge shows on that line
 PAST_ENDS = 0.5  # tile widths past the row's end tiles where the bar is looked for too
@@ -50,6 +52,8 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     lab = cv2.cvtColor(strip.astype(np.float32) / 255, cv2.COLOR_BGR2Lab) * WEIGHTS
     # at depth row r + 1; a step is not seen where the band runs out of the photo
     steps = np.where(inside[2:] & inside[:-2], np.linalg.norm(lab[2:] - lab[:-2], axis=2), 0)
+    dark = np.minimum(lab[2:, :, 0], lab[:-2, :, 0]) < DARK_BELOW * WEIGHTS[0]
+    steps = np.where(dark, steps / DARK_STEP_SHARE, steps)  # in EDGE_STEP's measure
     stepped = steps >= EDGE_STEP
     # a step within EDGE_SLACK rows of each depth, per column
     near = cv2.dilate(stepped.astype(np.uint8), np.ones((2 * EDGE_SLACK + 1, 1), np.uint8))
