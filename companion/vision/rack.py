@@ -12,11 +12,12 @@ value is sure only when every tile is:
 - the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and the rack's tiles as a whole not
   poorly (their median confidence at POOR_READING or more: a shaken phone's blur smears a
   number into another, read surely among unsure neighbours);
-- a 6 or a 9 is read the same way up as every tile of the rack whose number reads one way
-  up only (``pipeline.ONE_WAY_UP``): a rack's tiles stand one way up, and a 6 turned round
-  is a 9 (rummy3-16 turned 20° read its R9 as R6 at 0.96, turned round from two of its
-  neighbours). The reader's sense of up is not compared with the rack's: on the black
-  racks of the labelled photos it reads whole racks upside down, their 6s and 9s right;
+- a 6 or a 9 is read the rack's way up, or the same way up as every tile of the rack whose
+  number reads one way up only (``pipeline.ONE_WAY_UP``): a rack's tiles stand one way up,
+  and a 6 turned round is a 9 (rummy3-16 turned 20° read its R9 as R6 at 0.96, turned
+  round from the rack's up and from two of its neighbours). Agreeing with its neighbours is
+  enough: on the black racks of the labelled photos the reader reads whole racks upside
+  down, their 6s and 9s right;
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour),
   no tile read as surely as DOUBTFUL_BOX and as large as the rack's lies off it, and no
@@ -154,13 +155,14 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
 
 
 def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
-    """The 6s and 9s on the rack that the reader reads turned round from one of the rack's
-    tiles whose number reads one way up only, or with none such to compare: a rack's tiles
-    stand one way up, and a 6 turned round is a 9."""
+    """The 6s and 9s on the rack read turned round both from the rack's up and from one of
+    the rack's tiles whose number reads one way up only (or with none such to compare): a
+    rack's tiles stand one way up, and a 6 turned round is a 9."""
     tiles = rack.tiles
     way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
     one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
     return {index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE
+            and not way[index]
             and (not one_way or any(way[other] != way[index] for other in one_way))}
 
 

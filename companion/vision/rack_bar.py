@@ -54,10 +54,11 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     steps = np.where(inside[2:] & inside[:-2], np.linalg.norm(lab[2:] - lab[:-2], axis=2), 0)
     dark = np.minimum(lab[2:, :, 0], lab[:-2, :, 0]) < DARK_BELOW * WEIGHTS[0]
     steps = np.where(dark, steps / DARK_STEP_SHARE, steps)  # in EDGE_STEP's measure
+    first = round(EDGE_FROM * PIXELS_PER_HEIGHT)
     stepped = steps >= EDGE_STEP
+    stepped[:first - 1] = False  # the tiles' own feet (an outline a little short) are no bar
     # a step within EDGE_SLACK rows of each depth, per column
     near = cv2.dilate(stepped.astype(np.uint8), np.ones((2 * EDGE_SLACK + 1, 1), np.uint8))
-    first = round(EDGE_FROM * PIXELS_PER_HEIGHT)
     support = near[first - 1:].mean(axis=1)
     if support.max() < SUPPORT:
         return False

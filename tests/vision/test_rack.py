@@ -43,14 +43,17 @@ def test_a_real_rack_photo_is_read_tile_for_tile_on_its_tiers(name_start: str) -
     assert Counter(reading.rack) == truth
     assert reading.rows == (1 if name_start in ONE_TIER else 2)
     assert not reading.ignored  # every labelled tile stands on the rack
-    # top row first, each row left to right
-    rows = [[tile for tile in reading.tiles if tile.set_index == row] for row in range(2)]
+    # top row first, each row left to right, along the rack's own up (the outlines' tops)
+    outlines = [np.array(tile.outline, np.float64) for tile in reading.tiles]
+    up = np.mean([(o[0] + o[1] - o[2] - o[3]) / 2 for o in outlines], axis=0)
+    up /= np.linalg.norm(up)
+    right = np.array([-up[1], up[0]])
+    rows = [[o.mean(axis=0) for o, tile in zip(outlines, reading.tiles, strict=True)
+             if tile.set_index == row] for row in range(reading.rows)]
     for row in rows:
-        middles = [np.mean(tile.outline, axis=0) for tile in row]
-        assert all(a[0] < b[0] for a, b in pairwise(middles))
+        assert all(a @ right < b @ right for a, b in pairwise(row))
     if reading.rows == 2:
-        assert np.mean([np.mean(t.outline, axis=0)[1] for t in rows[0]]) \
-            < np.mean([np.mean(t.outline, axis=0)[1] for t in rows[1]])
+        assert np.mean([m @ up for m in rows[0]]) > np.mean([m @ up for m in rows[1]])
 
 
 def test_the_rack_reads_the_tiles_the_table_reader_reads() -> None:
