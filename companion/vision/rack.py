@@ -9,9 +9,10 @@ upright tiles is (or when most tiles as large lie off the row taken, as on a tab
 
 When a reading is sure. A tile is shown sure only when all of these hold, and the rack's
 value is sure only when every tile is:
-- the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and the rack's tiles as a whole not
-  poorly (their median confidence at POOR_READING or more: a shaken phone's blur smears a
-  number into another, read surely among unsure neighbours);
+- the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and no tile of the
+  rack under ``quality.POOR_READING``: a shaken phone's blur smears a number into another,
+  read surely beside a tile read poorly (rummy3-18 under a 15 px line blur: O5 for O6 at
+  0.91 beside B1 for B2 at 0.78);
 - a 6 or a 9 is read the rack's way up, or the same way up as every tile of the rack whose
   number reads one way up only (``pipeline.ONE_WAY_UP``): a rack's tiles stand one way up,
   and a 6 turned round is a 9 (rummy3-16 turned 20° read its R9 as R6 at 0.96, turned
@@ -19,11 +20,14 @@ value is sure only when every tile is:
   enough: on the black racks of the labelled photos the reader reads whole racks upside
   down, their 6s and 9s right;
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
-  (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour),
-  no tile read as surely as DOUBTFUL_BOX and as large as the rack's lies off it, and no
-  standing tile was found on the rack's lines off its rows. Without a bar, a table's two or
-  three rows of sets look as a rack's tiers do; with tiles as large about the rack, the row
-  taken may be the wrong one;
+  (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour;
+  evidence, not a gate: without it, a table's two or three rows of sets look as a rack's
+  tiers do); no box read as surely as DOUBTFUL_BOX lies off the rack as large as its tiles
+  (the row taken may be the wrong one) or within NEAR of it (rummy4-89 at JPEG quality 40:
+  an end tile outlined half as tall, left off); no standing tile was found on the rack's
+  lines off its rows; and the reader, shown each gap of a row wider than a tile, reads no
+  tile there (its "no tile" output under GAP_TILE: rummy4-89 out of focus lost K5 to the
+  detector, and its value was shown sure);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
   cloth, and a table's grid of three rows of tiles touching over a straight edge, were read
   as sure racks without this (the real table photos rummy4-36, rummy2-7, rummy2-28), and no
@@ -135,7 +139,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     rack = find_rack(read)
     seen_whole = _seen_whole(photo, read, rack)
     confidences = [float(read.confidence[index]) for index in rack.on_rack]
-    doubt_all = not seen_whole or float(np.median(confidences)) < POOR_READING
+    doubt_all = not seen_whole or min(confidences) < POOR_READING
     tiles = rack.tiles
     turned_round = _six_or_nine_turned_round(read, rack)
     placed = []
