@@ -58,13 +58,12 @@ from companion.vision.networks import read_crops
 from companion.vision.pipeline import ONE_WAY_UP, SIX_OR_NINE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
-from companion.vision.rack_rows import RackRows, Tiles, find_rack
+from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack
 from companion.vision.reading import ReadTile
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
-LIKE_SIZED = 0.7  # a tile at least this tall against the rack's lies as near as they do
 NEAR = 1.0  # tile widths (along) and heights (up) about the rack: a tile read there is by it
 GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real racks' empty
 # slots read 0.57-0.88; rummy3-7's joker left off, 0.11; a tile the detector missed, 0.0)
@@ -167,7 +166,7 @@ def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
     one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
     return {index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE
             and not way[index]
-            and (not one_way or any(way[other] != way[index] for other in one_way))}
+            and 2 * sum(way[other] == way[index] for other in one_way) <= len(one_way)}
 
 
 def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
