@@ -520,7 +520,7 @@ def racks(count: int) -> dict[str, float | int | str]:
     from training.synthetic_rack import random_rack, render_rack
 
     found_rack = exact = value_right = true_tiles = right = extra = 0
-    strays = strays_left_out = confident_wrong = 0
+    strays = strays_left_out = confident_wrong = wrong_sure = 0
     times = []
     for seed in range(RACK_SEEDS, RACK_SEEDS + count):
         render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
@@ -543,18 +543,22 @@ def racks(count: int) -> dict[str, float | int | str]:
         strays_left_out += min(len(reading.ignored), len(render.stray))
         confident_wrong += sum(1 for tile in reading.tiles
                                if not tile.low_confidence and tile.tile not in truth)
+        wrong_sure += read != truth and not any(tile.low_confidence for tile in reading.tiles)
     from training.synthetic import random_table, render_table
 
-    tables_taken = 0
+    tables_taken = tables_sure = 0
     for seed in range(RACK_SEEDS, RACK_SEEDS + count // 2):
         table = render_table(random_table(np.random.default_rng(seed)), seed=seed)
         try:
-            read_rack(cv2.imencode(".jpg", table.image)[1].tobytes())
-            tables_taken += 1
+            table_reading = read_rack(cv2.imencode(".jpg", table.image)[1].tobytes())
         except PhotoError:
-            pass
+            continue
+        tables_taken += 1
+        tables_sure += not any(tile.low_confidence for tile in table_reading.tiles)
     return {
         "table photos taken for a rack": f"{tables_taken}/{count // 2}",
+        "table photos given a sure rack value": tables_sure,
+        "wrong racks shown sure": wrong_sure,
         "racks found": f"{found_rack}/{count}",
         "racks read exactly": f"{exact}/{count}",
         "rack value right": f"{value_right}/{count}",
@@ -620,7 +624,8 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS, *, tiers: bool 
 
 def _tally_rack(image: np.ndarray, rack_tiles: Sequence[Tile], tally: Counter[str]) -> None:
     """Read one rack render (as a JPEG) and count it into ``tally``: its tiles, whether a rack
-    was found, read exactly, the tiles read right, extra and confidently misread."""
+    was found, read exactly, the tiles read right, extra and confidently misread, and whether
+    the reading was shown sure (every tile sure), exact or not."""
     truth = Counter(rack_tiles)
     tally["tiles"] += len(rack_tiles)
     try:
@@ -634,12 +639,16 @@ def _tally_rack(image: np.ndarray, rack_tiles: Sequence[Tile], tally: Counter[st
     tally["extra"] += sum((read - truth).values())
     tally["confident misreads"] += sum(1 for tile in reading.tiles
                                        if not tile.low_confidence and tile.tile not in truth)
+    sure = not any(tile.low_confidence for tile in reading.tiles)
+    tally["sure"] += sure and read == truth
+    tally["wrong sure"] += sure and read != truth
 
 
 def _kind_summary(tally: dict[str, int], count: int) -> dict[str, str | int]:
     return {"found": f"{tally['found']}/{count}", "exact": f"{tally['exact']}/{count}",
             "tiles read right": f"{tally['right']}/{tally['tiles']}",
-            "extra tiles": tally["extra"], "confident misreads": tally["confident misreads"]}
+            "extra tiles": tally["extra"], "confident misreads": tally["confident misreads"],
+            "exact shown sure": tally["sure"], "wrong shown sure": tally["wrong sure"]}
 
 
 # The labelled photos of a rack (black two-tier racks, every labelled tile standing on it): the

@@ -47,6 +47,7 @@ LOWER_TIER_AT_LEAST = 0.8  # a tier below is nearer the camera: its tiles look n
 # ledge's lip may hide their feet); a set lying in front, foreshortened, looks shorter
 UPPER_TIER_AT_MOST = 1.3  # ... and one above no taller (rummy3-9: 1.17, the lower tier's feet hidden)
 TIERS = 3
+TURNED_BY = 2  # tiles more on the rack read turned round than upright: the photo is upside down
 LONE_TIER_APART = 1.5  # a tier of one tile stands above the rack's row, at most this far
 RACK_LENGTH = 16  # tile widths: a rack and its tiers' tiles together lie within one rack's length
 # (rummy3-17: one tile on each tier, six tile widths apart)
@@ -75,14 +76,18 @@ def find_rack(read: ReadFound) -> RackRows:
     """The rack among the tiles read; PhotoError ``no_rack`` when no row of upright tiles is
     found, or when most tiles as large as the row taken lie off it (a table photo). The
     rack is looked for with its up the way the tiles' long sides point, and turned round
-    (an upside-down photo: its tiers are stacked the other way), and the reading with more
-    tiles on the rack is taken (the first when alike)."""
+    (an upside-down photo: its tiers are stacked the other way); the turned reading is taken
+    when it holds TURNED_BY tiles more (one more is a tile lying on the table by the rack,
+    taken for a tier of one when the rack's up is turned round: a render's B7 in front)."""
     tiles = Tiles.of(read)
-    found = [_rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))]
-    racks = [rack for rack in found if isinstance(rack, RackRows)]
-    if not racks:
-        raise found[0]
-    return max(racks, key=lambda rack: len(rack.on_rack))
+    upright, turned = _rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))
+    if isinstance(turned, RackRows) and (
+            not isinstance(upright, RackRows)
+            or len(turned.on_rack) >= len(upright.on_rack) + TURNED_BY):
+        return turned
+    if isinstance(upright, PhotoError):
+        raise upright
+    return upright
 
 
 def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
