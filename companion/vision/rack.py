@@ -27,7 +27,10 @@ value is sure only when every tile is:
   an end tile outlined half as tall, left off); no standing tile was found on the rack's
   lines off its rows; and the reader, shown each gap of a row wider than a tile, reads no
   tile there (its "no tile" output under GAP_TILE: rummy4-89 out of focus lost K5 to the
-  detector, and its value was shown sure);
+  detector, and its value was shown sure); and the rack was read the way up its tiles
+  point (``RackRows.turned``: read turned round, more tiles stand on it, as they do in an
+  upside-down photo, but also when a tile lying in front is taken for an upper tier of
+  one: a rack render's B7);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
   cloth, and a table's grid of three rows of tiles touching over a straight edge, were read
   as sure racks without this (the real table photos rummy4-36, rummy2-7, rummy2-28), and no
@@ -172,7 +175,8 @@ def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
 def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
     """Whether the photo shows plainly that the rows read are one rack, read whole (see the
     module's docstring)."""
-    if rack.strays or len(rack.on_rack) < SURE_AT_LEAST or len(rack.rows) > SURE_TIERS:
+    if (rack.strays or rack.turned or len(rack.on_rack) < SURE_AT_LEAST
+            or len(rack.rows) > SURE_TIERS):
         return False
     tiles = rack.tiles
     height = float(np.median(tiles.heights[list(rack.on_rack)]))

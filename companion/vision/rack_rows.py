@@ -47,7 +47,6 @@ LOWER_TIER_AT_LEAST = 0.8  # a tier below is nearer the camera: its tiles look n
 # ledge's lip may hide their feet); a set lying in front, foreshortened, looks shorter
 UPPER_TIER_AT_MOST = 1.3  # ... and one above no taller (rummy3-9: 1.17, the lower tier's feet hidden)
 TIERS = 3
-TURNED_BY = 2  # tiles more on the rack read turned round than upright: the photo is upside down
 LONE_TIER_APART = 1.5  # a tier of one tile stands above the rack's row, at most this far
 RACK_LENGTH = 16  # tile widths: a rack and its tiers' tiles together lie within one rack's length
 # (rummy3-17: one tile on each tier, six tile widths apart)
@@ -66,6 +65,7 @@ class RackRows:
     tiles: Tiles
     rows: list[list[int]]
     strays: list[int]
+    turned: bool = False  # read with the rack's up turned round from its tiles' (see find_rack)
 
     @property
     def on_rack(self) -> set[int]:
@@ -77,14 +77,13 @@ def find_rack(read: ReadFound) -> RackRows:
     found, or when most tiles as large as the row taken lie off it (a table photo). The
     rack is looked for with its up the way the tiles' long sides point, and turned round
     (an upside-down photo: its tiers are stacked the other way); the turned reading is taken
-    when it holds TURNED_BY tiles more (one more is a tile lying on the table by the rack,
-    taken for a tier of one when the rack's up is turned round: a render's B7 in front)."""
+    when it holds more tiles, and says so (``turned``: a tile lying on the table in front of
+    a rack is a tier of one above it when the rack's up is turned round)."""
     tiles = Tiles.of(read)
     upright, turned = _rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))
     if isinstance(turned, RackRows) and (
-            not isinstance(upright, RackRows)
-            or len(turned.on_rack) >= len(upright.on_rack) + TURNED_BY):
-        return turned
+            not isinstance(upright, RackRows) or len(turned.on_rack) > len(upright.on_rack)):
+        return replace(turned, turned=True)
     if isinstance(upright, PhotoError):
         raise upright
     return upright
