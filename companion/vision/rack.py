@@ -161,9 +161,9 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
 
 
 def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
-    """The 6s and 9s on the rack read turned round both from the rack's up and from one of
-    the rack's tiles whose number reads one way up only (or with none such to compare): a
-    rack's tiles stand one way up, and a 6 turned round is a 9."""
+    """The 6s and 9s on the rack read turned round both from the rack's up and from at least
+    half of the rack's tiles whose number reads one way up only (or with none such to
+    compare): a rack's tiles stand one way up, and a 6 turned round is a 9."""
     tiles = rack.tiles
     way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
     one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
@@ -198,7 +198,8 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
 
 def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
     """Whether the reader reads a tile (P(no tile) under GAP_TILE) in a gap of a row wider
-    than a tile, where the detector found none: a tile the rack was read without."""
+    than a tile, where the detector found none: a tile the rack was read without. (A reader
+    with no "no tile" output gives P(no tile) 0: every gap then reads as a tile, unsure.)"""
     tiles = rack.tiles
     slots = []
     for row in rack.rows:
