@@ -12,7 +12,7 @@ read right when its number is. The issue's case, 13 large tiles on one black tie
 dark table, is the one-tier kind.
 
 Per design: racks found, read exactly, tiles read right, values right, and wrong values shown
-as sure (every tile of the rack read surely, the value wrong).
+as sure (every tile of the rack read surely, the value wrong), and right values shown sure.
 """
 
 from __future__ import annotations
@@ -134,10 +134,12 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
             tally["value right"] += value_right
             sure = not any(tile.low_confidence for tile in reading.tiles)
             tally["wrong value shown sure"] += (not value_right) and sure
+            tally["right value shown sure"] += value_right and sure
         results[design] = {"found": f"{tally['found']}/{count}",
                            "exact": f"{tally['exact']}/{count}",
                            "tiles read right": f"{tally['right']}/{tally['tiles']}",
                            "value right": f"{tally['value right']}/{count}",
+                           "right value shown sure": tally["right value shown sure"],
                            "wrong value shown sure": tally["wrong value shown sure"]}
     return results
 

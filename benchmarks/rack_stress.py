@@ -12,7 +12,7 @@ Per transformation: racks found, read exactly (the tiles as a multiset), true ti
 right, tiles read wrong and not flagged ``low_confidence`` (a tile counted on the rack that
 is not there, not marked unsure: the user trusts it), racks whose value is right, and racks
 whose value is wrong with no tile flagged (a confident wrong rack value, the worst a score
-keeper can show). A crop that cuts an end tile through its middle leaves that tile neither
+keeper can show), beside the racks whose right value is shown sure. A crop that cuts an end tile through its middle leaves that tile neither
 required nor counted wrong when read as it is.
 """
 
@@ -178,6 +178,7 @@ def _tally(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile], qual
     tally["value right"] += value_right
     sure = not any(tile.low_confidence for tile in reading.tiles)
     tally["wrong value sure"] += not value_right and sure
+    tally["right value sure"] += value_right and sure
     if not extra and not missing:
         return ""
     return (f"missing {' '.join(map(str, missing.elements()))} "
@@ -200,6 +201,7 @@ def _summary(tally: Counter[str]) -> dict[str, str | int]:
             "tiles right": f"{tally['right']}/{tally['tiles']}",
             "wrong not flagged": tally["wrong unflagged"],
             "value right": f"{tally['value right']}/{racks}",
+            "right value shown sure": tally["right value sure"],
             "wrong value shown sure": tally["wrong value sure"]}
 
 

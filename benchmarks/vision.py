@@ -523,7 +523,7 @@ def racks(count: int) -> dict[str, float | int | str]:
     from training.synthetic_rack import random_rack, render_rack
 
     found_rack = exact = value_right = true_tiles = right = extra = 0
-    strays = strays_left_out = confident_wrong = 0
+    strays = strays_left_out = confident_wrong = wrong_sure = 0
     times = []
     for seed in range(RACK_SEEDS, RACK_SEEDS + count):
         render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed)
@@ -546,18 +546,22 @@ def racks(count: int) -> dict[str, float | int | str]:
         strays_left_out += min(len(reading.ignored), len(render.stray))
         confident_wrong += sum(1 for tile in reading.tiles
                                if not tile.low_confidence and tile.tile not in truth)
+        wrong_sure += read != truth and not any(tile.low_confidence for tile in reading.tiles)
     from training.synthetic import random_table, render_table
 
-    tables_taken = 0
+    tables_taken = tables_sure = 0
     for seed in range(RACK_SEEDS, RACK_SEEDS + count // 2):
         table = render_table(random_table(np.random.default_rng(seed)), seed=seed)
         try:
-            read_rack(cv2.imencode(".jpg", table.image)[1].tobytes())
-            tables_taken += 1
+            table_reading = read_rack(cv2.imencode(".jpg", table.image)[1].tobytes())
         except PhotoError:
-            pass
+            continue
+        tables_taken += 1
+        tables_sure += not any(tile.low_confidence for tile in table_reading.tiles)
     return {
         "table photos taken for a rack": f"{tables_taken}/{count // 2}",
+        "table photos given a sure rack value": tables_sure,
+        "wrong racks shown sure": wrong_sure,
         "racks found": f"{found_rack}/{count}",
         "racks read exactly": f"{exact}/{count}",
         "rack value right": f"{value_right}/{count}",
@@ -623,7 +627,8 @@ def rack_kinds(per_kind: int, first_seed: int = RACK_KIND_SEEDS, *, tiers: bool 
 
 def _tally_rack(image: np.ndarray, rack_tiles: Sequence[Tile], tally: Counter[str]) -> None:
     """Read one rack render (as a JPEG) and count it into ``tally``: its tiles, whether a rack
-    was found, read exactly, the tiles read right, extra and confidently misread."""
+    was found, read exactly, the tiles read right, extra and confidently misread, and whether
+    the reading was shown sure (every tile sure), exact or not."""
     truth = Counter(rack_tiles)
     tally["tiles"] += len(rack_tiles)
     try:
@@ -637,12 +642,16 @@ def _tally_rack(image: np.ndarray, rack_tiles: Sequence[Tile], tally: Counter[st
     tally["extra"] += sum((read - truth).values())
     tally["confident misreads"] += sum(1 for tile in reading.tiles
                                        if not tile.low_confidence and tile.tile not in truth)
+    sure = not any(tile.low_confidence for tile in reading.tiles)
+    tally["sure"] += sure and read == truth
+    tally["wrong sure"] += sure and read != truth
 
 
 def _kind_summary(tally: dict[str, int], count: int) -> dict[str, str | int]:
     return {"found": f"{tally['found']}/{count}", "exact": f"{tally['exact']}/{count}",
             "tiles read right": f"{tally['right']}/{tally['tiles']}",
-            "extra tiles": tally["extra"], "confident misreads": tally["confident misreads"]}
+            "extra tiles": tally["extra"], "confident misreads": tally["confident misreads"],
+            "exact shown sure": tally["sure"], "wrong shown sure": tally["wrong sure"]}
 
 
 # The labelled photos of a rack (black two-tier racks, every labelled tile standing on it): the
@@ -654,12 +663,14 @@ REAL_RACK_PHOTOS = tuple([f"rummy3-{n}_" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 
 
 def real_racks() -> dict[str, object]:
     """The rack reader on the real labelled photos: the rack photos read (tiles, exact racks,
-    racks found), and the table photos (one copy of each) it must answer "no rack found"."""
+    racks found, values shown sure: every tile of the reading sure), and the table photos
+    (one copy of each) it must answer "no rack found" or read with no sure value."""
     names = _class_names()
     first_copies: dict[str, Path] = {}
     for path in sorted(DATA_ROOT.glob("*/images/*.jpg")):
         first_copies.setdefault(path.name.split("_jpeg")[0] + "_", path)
     found = exact = true_tiles = right = extra = confident_wrong = 0
+    right_sure = wrong_sure = tables_sure = 0
     no_rack = []
     tables_taken = []
     tables = 0
@@ -668,10 +679,11 @@ def real_racks() -> dict[str, object]:
         if key not in REAL_RACK_PHOTOS:
             tables += 1
             try:
-                read_rack(data)
-                tables_taken.append(key.rstrip("_"))
+                table_reading = read_rack(data)
             except PhotoError:
-                pass
+                continue
+            tables_taken.append(key.rstrip("_"))
+            tables_sure += not any(tile.low_confidence for tile in table_reading.tiles)
             continue
         label = path.parent.parent / "labels" / f"{path.stem}.txt"
         truth = Counter(_tile_of(names[int(line.split()[0])])
@@ -689,14 +701,20 @@ def real_racks() -> dict[str, object]:
         exact += read == truth
         confident_wrong += sum(1 for tile in reading.tiles
                                if not tile.low_confidence and tile.tile not in truth)
+        if not any(tile.low_confidence for tile in reading.tiles):
+            right_sure += read == truth
+            wrong_sure += read != truth
     return {
         "real racks found": f"{found}/{len(REAL_RACK_PHOTOS)}",
         "real racks read exactly": f"{exact}/{len(REAL_RACK_PHOTOS)}",
         "real rack tiles read right": f"{right}/{true_tiles}",
         "tiles wrongly counted on the rack": extra,
         "confident misreads": confident_wrong,
+        "exact racks shown sure": right_sure,
+        "wrong racks shown sure": wrong_sure,
         "no rack found": " ".join(no_rack),
         "real table photos taken for a rack": f"{len(tables_taken)}/{tables}",
+        "table photos given a sure rack value": tables_sure,
         "table photos taken": " ".join(tables_taken),
     }
 
@@ -773,9 +791,9 @@ def main() -> None:
     parser.add_argument("--train-split", action="store_true",
                         help="also the 537 train/ photos (what the networks learned from)")
     parser.add_argument("--jokers-anywhere", action="store_true",
-                        help="take jokers beside sets, in the tile map and on re-outlined rack "
-                             "boxes whatever the reader (to count the jokers a reader without "
-                             "a 'no tile' output finds on bare table)")
+                        help="take jokers beside sets and in the tile map whatever the reader "
+                             "(to count the jokers a reader without a 'no tile' output finds "
+                             "on bare table)")
     parser.add_argument("--valid-scaled", nargs="?", const=SCALED_WIDTHS, default=None,
                         metavar="WIDTHS",
                         help="also valid/ shrunk so its tiles are these px wide (comma-separated; "
@@ -804,8 +822,8 @@ def main() -> None:
     if args.detector is not None:
         networks.DETECTOR_FILE = args.detector
     if args.jokers_anywhere:
-        from companion.vision import rack, refine
-        refine.reader_knows_no_tile = rack.reader_knows_no_tile = lambda: True
+        from companion.vision import refine
+        refine.reader_knows_no_tile = lambda: True
     results: dict[str, object] = {}
     tallies = {}
     if not args.skip_valid:

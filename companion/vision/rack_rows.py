@@ -1,41 +1,27 @@
-"""Reading a rack by its rows of tiles alone, when no bar was found under them (``rack.py``).
+"""Which of the tiles read stand on the rack: rows of large upright tiles, one to three tiers.
 
-A rack photo is read by the table reader (``pipeline.find_and_read``: the same detector, the
-same crops, the same second outlines as a table photo). This step then only decides which of
-the tiles read stand on the rack: tiles standing on a rack stand upright, side by side, their
-feet on one line, and a rack holds one to three such rows (tiers), one tile height or a little
-more apart. The rack is the row of the largest tiles with the most tiles, with the rows of like
-tiles stacked on it. Every other tile (on the table, in the pool, on a rack further away) is
-left out and reported as ``ignored``. No bar or ledge is looked for: a photo whose tiles are
-read is never refused for want of one, and "no rack found" is said only when no tile stands
-upright as a rack's do.
-
-The value comes from the rules core (``companion.core.scoring.rack_value``): face values, and
-the preset's joker penalty for each joker.
+A rack photo is read by the table reader (``pipeline.find_and_read``); this step decides
+which of its tiles stand on the rack. Tiles standing on a rack stand upright, side by side,
+their feet on one line, and a rack holds one to three such rows (tiers), one tile height or a
+little more apart. The rack is the row of the largest tiles with the most tiles, with the rows
+of like tiles stacked on it. Every other tile (on the table, in the pool, on a rack further
+away) is left out. No bar or ledge is looked for here ("no rack found" only when no tile
+stands upright as a rack's do); a bar seen under the rack is evidence for its sureness
+(``rack_bar``, ``rack``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.core.presets import PRESSMAN, Preset
-from companion.core.scoring import rack_value
 from companion.vision.crops import SQUARISH
-from companion.vision.decode import DecodedPhoto
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import LOW_CONFIDENCE, SIX_OR_NINE, ReadFound, find_and_read
-from companion.vision.quality import poor_reading
-
-if TYPE_CHECKING:
-    from companion.vision.rack import RackReading
+from companion.vision.pipeline import ReadFound
 
 NO_RACK = ("no rack found: no row of upright tiles was seen; photograph the rack from the "
            "front or a little from above, the tiles large and upright")
-NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
-            "the tiles fill most of the photo's width, in good light")
 NOT_A_RACK = ("no rack found: most tiles as large as the row taken for the rack lie off it, "
               "as on a table; photograph only the rack, from the front")
 
@@ -70,58 +56,56 @@ FEW_AROUND = 3  # ... unless they are a few (a tile just drawn, the pool's edge)
 STRAY_BAND = 0.5  # tile heights: a large upright tile this near a tier's line, off its rows
 
 
-def read_rows(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> RackReading:
-    """Read a decoded rack photo by its rows alone: the table reader's tiles, then which of
-    them stand on the rack. A photo that came sideways or upside down needs no second
-    reading: the reader reads each tile at any turn, and the rack's up is the up its tiles
-    share. ``seen_whole`` is False and every tile unsure: with no bar seen, a row of sets
-    lying on a table (two or three rows of them stacked as tiers) looks as a rack does, so
-    the tiles are offered for the player to confirm, never as a sure value."""
-    from companion.vision.rack import RackReading
-    try:
-        read = find_and_read(photo)
-    except PhotoError as error:
-        # a photo too small to find tiles in (code too_small) is answered with its size
-        if error.code == "no_tiles":
-            raise PhotoError(NO_TILES, "no_rack_tiles") from error
-        raise
-    tiles = _Tiles.of(read)
+@dataclass(frozen=True, eq=False)
+class RackRows:
+    """The rack found among the tiles read: its rows (top first, each left to right, as
+    indexes into the reading) in the rack's frame (``tiles``), and the standing tiles found
+    on one of its lines off its rows and put in the row they stand by (``strays``)."""
+
+    tiles: Tiles
+    rows: list[list[int]]
+    strays: list[int]
+    turned: bool = False  # read with the rack's up turned round from its tiles' (see find_rack)
+
+    @property
+    def on_rack(self) -> set[int]:
+        return {index for row in self.rows for index in row}
+
+
+def find_rack(read: ReadFound) -> RackRows:
+    """The rack among the tiles read; PhotoError ``no_rack`` when no row of upright tiles is
+    found, or when most tiles as large as the row taken lie off it (a table photo). The
+    rack is looked for with its up the way the tiles' long sides point, and turned round
+    (an upside-down photo: its tiers are stacked the other way); the turned reading is taken
+    when it holds more tiles, and says so (``turned``: a tile lying on the table in front of
+    a rack is a tier of one above it when the rack's up is turned round)."""
+    tiles = Tiles.of(read)
+    upright, turned = _rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))
+    if isinstance(turned, RackRows) and (
+            not isinstance(upright, RackRows) or len(turned.on_rack) > len(upright.on_rack)):
+        return replace(turned, turned=True)
+    if isinstance(upright, PhotoError):
+        raise upright
+    return upright
+
+
+def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
     rows = tiles.rows()
     if not rows:
-        raise PhotoError(NO_RACK, "no_rack")
+        return PhotoError(NO_RACK, "no_rack")
     rack = tiles.rack(rows)
     on_rack = {index for row in rack for index in row}
     if tiles.mostly_off(on_rack):
-        raise PhotoError(NOT_A_RACK, "no_rack")
+        return PhotoError(NOT_A_RACK, "no_rack")
     strays = tiles.strays(rack, on_rack)
-    seen_whole = False  # no bar was seen (see the docstring)
-    for index in strays:  # put each in the row it stands by, and doubt the whole rack
+    for index in strays:  # put each in the row it stands by
         nearest = min(range(len(rack)), key=lambda r: abs(tiles.foot_off(rack[r], index)))
         rack[nearest] = tiles.in_order(rack[nearest] + [index])
-    on_rack |= set(strays)
-    confidences = np.array([read.confidence[index] for index in on_rack])
-    doubt_all = not seen_whole or poor_reading(confidences, LOW_CONFIDENCE)
-    placed = []
-    for row_number, row in enumerate(rack):
-        for index in row:
-            tile = read.tile(index)
-            turned = float(tiles.ups[index] @ tiles.up) < 0
-            unsure = (tile.low_confidence or doubt_all
-                      # the reader's own sense of up is against the rack's: a 6 may be a 9
-                      or (turned and int(read.best[index]) in SIX_OR_NINE))
-            placed.append(replace(tile, set_index=row_number, low_confidence=unsure,
-                                  outline=tiles.outline_upright(index)))
-    ignored = tuple(read.tile(index).outline for index in range(len(read.found))
-                    if index not in on_rack)
-    held = tuple(tile.tile for tile in placed)
-    return RackReading(photo.width, photo.height, tuple(placed), ignored,
-                       value=rack_value(held, joker_penalty=preset.joker_penalty),
-                       jokers=sum(tile.is_joker for tile in held), preset=preset,
-                       seen_whole=seen_whole)
+    return RackRows(tiles, rack, strays)
 
 
 @dataclass(frozen=True, eq=False)
-class _Tiles:
+class Tiles:
     """The tiles read, in the rack's own frame: its up (the direction the standing tiles'
     tops share), and per tile its centre, up, height, width, its foot's place up the rack
     and its place along it."""
@@ -135,7 +119,7 @@ class _Tiles:
     standing: np.ndarray  # boxes that may stand on a rack (upright, read as some tile)
 
     @classmethod
-    def of(cls, read: ReadFound) -> _Tiles:
+    def of(cls, read: ReadFound) -> Tiles:
         corners = np.array(read.corners, np.float64)
         centres = corners.mean(axis=1)
         ups = (corners[:, 0] + corners[:, 1] - corners[:, 2] - corners[:, 3]) / 2
@@ -259,14 +243,8 @@ class _Tiles:
                 continue
             if above and ratio > UPPER_TIER_AT_MOST or not above and ratio < LOWER_TIER_AT_LEAST:
                 continue
-            apart = [self.foot_off(near, i) for i in row]
-            if above:
-                apart_ok = all(TIER_APART[0] <= a <= TIER_APART[1] for a in apart)
-            else:
-                # measured in the lower row's own heights: the feet of the row above stand
-                # that far over its line
-                apart_ok = all(TIER_APART[0] <= self.foot_off(row, i) <= TIER_APART[1]
-                               for i in near)
+            apart = self._apart(near, row) if above else self._apart(row, near)
+            apart_ok = all(TIER_APART[0] <= a <= TIER_APART[1] for a in apart)
             if len(row) == 1 and (not above or max(apart) > LONE_TIER_APART):
                 continue  # one tile below the rack, or well above it, lies on the table
             if not apart_ok or abs(self.line(row)[1] - self.line(near)[1]) > TIER_PARALLEL:
@@ -276,6 +254,15 @@ class _Tiles:
             if max(spots) - min(spots) <= length:
                 return True
         return False
+
+    def _apart(self, lower: list[int], upper: list[int]) -> list[float]:
+        """How far the upper row's feet stand over the lower row's line, in the lower row's
+        tile heights, measured from the line of the row of more tiles (a row of one or two
+        is fitted flat: rummy3-7's lower tier of two under a slanting upper tier of four)."""
+        if len(lower) >= len(upper):
+            return [self.foot_off(lower, i) for i in upper]
+        scale = self.height_of(upper) / self.height_of(lower)
+        return [-self.foot_off(upper, i) * scale for i in lower]
 
     def mostly_off(self, on_rack: set[int]) -> bool:
         """More tiles as large as the rack's off it than twice those on it, and more than a

@@ -1,8 +1,9 @@
-"""A rack read by its rows when no bar is found (issue 29), and the classic crops' split.
+"""The rack step's rows (issue 29), on racks composed of real tiles, and the classic split.
 
 The issue's case: 13 large tiles of the current design standing on a black rack against a
 dark table, read tile for tile by ``read-photo`` but refused "no rack found" by the rack
-reader. Here such photos are composed from real tiles cut out of the fixture table photos.
+reader. Here such photos are composed from real tiles cut out of the fixture table photos
+(``benchmarks.rack_composites``: one to three tiers, frontal or at a slant).
 """
 
 from __future__ import annotations
@@ -49,8 +50,19 @@ def test_thirteen_tiles_on_a_black_rack_against_a_dark_table_are_read_as_a_rack(
     assert Counter(reading.rack) == Counter(labels)
 
 
+@pytest.mark.parametrize(("tiers", "seed"), [(2, 5), (3, 7)])
+def test_tiers_of_real_tiles_at_a_slant_are_read_each_as_a_row(tiers: int, seed: int) -> None:
+    """Issue 29: "rows of large upright tiles, one to three tiers ... frontal and at a
+    slant"."""
+    photo, labels = compose(real_tiles(), tiers, 9, np.random.default_rng([29, seed]), slant=True)
+    reading = read_rack(jpeg_bytes(photo))
+    assert reading.rows == tiers
+    assert Counter(reading.rack) == Counter(labels)
+
+
 def test_a_photo_of_the_table_with_no_tile_upright_says_no_rack_found() -> None:
     # tiles lying about, each turned 40–50° from upright: no row of upright tiles, so no rack
+    # ("'no rack found' only when no row of tiles is")
     tiles = real_tiles()
     photo = np.full((960, 1280, 3), 40, np.uint8)
     for k in range(6):

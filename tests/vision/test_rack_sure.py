@@ -1,11 +1,10 @@
-"""A rack value is never shown as sure when a tile of the rack was missed: real rack photos,
-changed as a phone at a table changes them (``benchmarks/rack_stress.py``'s transformations,
-the same bytes), through the real pipeline.
+"""When a rack reading is sure (the rule in ``companion/vision/rack.py``'s docstring).
 
-On main each of these was read with a tile missing and no tile flagged: a rack turned about
-45° whose up was taken a quarter turn off, tiles standing by the rack but outlined too small,
-turned or askew to join it, a box over two tiles of which one was read, and a tile the
-detector did not outline at all in a row of touching tiles.
+Issue 29's target: "no wrong value shown as sure". A reading may say its value is sure only
+on evidence: every tile read surely, the rack's bar seen under its lowest row, no tile by the
+rack or in a gap of its rows left off it, two tiles or more on one or two tiers. Real rack
+photos (the labelled fixtures), changed as a phone changes them where a test says so
+(``benchmarks/rack_stress.py``'s transformations, the same bytes), and real table photos.
 """
 
 from __future__ import annotations
@@ -16,10 +15,20 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.rack_composites import compose
 from benchmarks.rack_stress import STRESS, LabelledRack
-from companion.vision import read_rack
+from companion.vision import PhotoError, read_rack
+from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
-from tests.vision.conftest import labelled_photo
+from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.rack_rows import find_rack
+from tests.vision.conftest import jpeg_bytes, labelled_photo
+from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
+
+SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
+                 "rummy3-18_", "rummy4-86_", "rummy4-89_", "rummy4-90_", "rummy4-93_"]
+TABLES = ["rummy-11_", "rummy-22_", "rummy-29_", "rummy-36_", "rummy-43_", "rummy2-1_",
+          "rummy3-22_", "rummy4-30_", "rummy4-9_"]
 
 
 def stressed(name_start: str, change: str) -> tuple[bytes, Counter]:
@@ -35,91 +44,136 @@ def stressed(name_start: str, change: str) -> tuple[bytes, Counter]:
     return cv2.imencode(".jpg", changed, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes(), whole
 
 
-def test_a_rack_turned_to_the_diagonal_takes_its_up_from_the_tiles_long_sides() -> None:
-    """rummy3-3 turned −40°: its tiles' edges lie at 45°, and of the two ups as near the
-    photo's, the one a quarter turn off was taken (one tile of four found standing, B8, value
-    8 shown sure). The tiles' long sides run up and down the rack: they choose."""
-    data, whole = stressed("rummy3-3_", "turned -40°")
+def is_sure(reading) -> bool:  # type: ignore[no-untyped-def]
+    return not any(tile.low_confidence for tile in reading.tiles)
+
+
+@pytest.mark.parametrize("name_start", SURE_AS_TAKEN)
+def test_these_real_racks_as_taken_are_read_whole_and_sure(name_start: str) -> None:
+    """"A reading must be able to say its value is sure when it is": the bar shows under
+    each of these racks, and every tile reads surely."""
+    data, labels = labelled_photo(name_start)
     reading = read_rack(data)
-    assert Counter(reading.rack) == whole
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert reading.seen_whole and is_sure(reading)
 
 
-@pytest.mark.parametrize(("name_start", "change"), [
-    ("rummy3-16_", "further off (40% of the frame)"),  # R9 outlined small and turned
-    ("rummy3-18_", "from the left (right 25% shorter)"),  # O6 at the short end, 0.70 tall
-    ("rummy3-14_", "close (tiles fill the frame)"),  # R8 outlined askew, past the bar seen
-])
-def test_a_tile_standing_by_the_rack_but_left_off_it_flags_every_tile(name_start: str,
-                                                                       change: str) -> None:
-    """A tile read surely, standing as the rack's tiles stand and about as large, over the
-    rack (or where its ledge runs on to: under a one-tile row the bar taken was that tile's
-    own bottom), was left off and the rest shown sure. It is not added (which row it stands
-    on is not known from its outline), but every tile is flagged."""
-    data, whole = stressed(name_start, change)
+@pytest.mark.parametrize("name_start", TABLES)
+def test_a_real_table_photo_never_gives_a_sure_rack_value(name_start: str) -> None:
+    data, _ = labelled_photo(name_start)
+    assert_no_sure_rack(data)
+
+
+def bar_hidden(data: bytes) -> bytes:
+    """The photo with everything under the feet of the rack's lowest row covered by the
+    table seen above the rack (rows of it copied down, mirrored at each seam): the tiles
+    stand on the table itself, and no bar shows under them."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    rack = find_rack(find_and_read(image))
+    corners = [np.asarray(rack.tiles.read.corners[i]) for i in rack.rows[-1]]
+    feet = int(max(c[:, 1].max() for c in corners))
+    top = int(min(np.asarray(rack.tiles.read.corners[i])[:, 1].min() for i in rack.rows[0]))
+    table = image[top - 110:top - 10]
+    assert table.shape[0] == 100  # the table shows above the rack
+    cover = np.concatenate([table[::-1], table] * 4)[:image.shape[0] - feet]
+    image[feet:] = cover
+    return jpeg_bytes(image, quality=95)
+
+
+def test_a_rack_whose_bar_does_not_show_is_read_but_not_sure() -> None:
+    """"A photo whose tiles are read is never refused for want of a visible bar": rummy4-89
+    with everything under its lower tier painted over is read tile for tile, but without the
+    bar a table's rows of sets look as a rack's tiers do, so no tile is shown sure."""
+    data, labels = labelled_photo("rummy4-89_")
+    reading = read_rack(bar_hidden(data))
+    assert Counter(reading.rack) == Counter(tile_from_dataset_name(name) for name, _ in labels)
+    assert not reading.seen_whole
+    assert all(tile.low_confidence for tile in reading.tiles)
+
+
+def test_a_tile_the_detector_missed_in_a_row_leaves_the_rack_unsure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """rummy4-89 read as if the detector had not found one tile in the middle of its upper
+    tier (as under a focus blur of 2 px, where K5 was missed and the value shown sure): the
+    reader reads a tile in the gap, so the rack was not read whole."""
+    data, _ = labelled_photo("rummy4-89_")
+    whole = read_rack(data)
+    assert is_sure(whole)
+    upper = [tile for tile in whole.tiles if tile.set_index == 0]
+    dropped = np.mean(upper[len(upper) // 2].outline, axis=0)
+
+    def without_one(photo, **options):  # type: ignore[no-untyped-def]
+        read = find_and_read(photo, **options)
+        keep = [i for i, corners in enumerate(read.corners)
+                if np.linalg.norm(np.asarray(corners).mean(axis=0) - dropped) > 5]
+        return ReadFound([read.found[i] for i in keep], [read.corners[i] for i in keep],
+                         read.best[keep], read.confidence[keep], read.ranking[keep], read.gain,
+                         read.light, read.shade)
+
+    monkeypatch.setattr(rack_module, "find_and_read", without_one)
     reading = read_rack(data)
-    assert Counter(reading.rack) != whole
-    assert all(read.low_confidence for read in reading.tiles)
-    assert reading.seen_whole is False
+    assert len(reading.tiles) == len(whole.tiles) - 1
+    assert not reading.seen_whole and all(tile.low_confidence for tile in reading.tiles)
 
 
-@pytest.mark.parametrize(("name_start", "change"), [
-    ("rummy3-16_", "further off (65% of the frame)"),  # R7 R9 outlined small and turned
-    ("rummy3-17_", "turned 170°"),  # O12 under the found tier, 0.77 of its tiles' height
-    ("rummy3-12_", "under-exposed 1.5 stops"),  # K6 on the upper tier, 0.76 tall, leaning
-    ("rummy3-5_", "further off (40% of the frame)"),  # K4 between the tiers, its feet raised
-])
-def test_a_tile_standing_by_the_rack_gets_the_photo_read_turned_round(name_start: str,
-                                                                      change: str) -> None:
-    """As a tier left off does, a tile standing by the rack gets the photo read turned a half
-    turn; here that reading puts every tile on the rack, none left off, and is taken, its 6s
-    and 9s unsure (which way up the photo is stays a guess)."""
-    data, whole = stressed(name_start, change)
+def test_a_tile_outlined_short_at_the_rows_end_leaves_the_rack_unsure() -> None:
+    """rummy4-89 at JPEG quality 40: O4 at the upper tier's end is outlined at half a tile's
+    height, too short to join the row; read surely beside the rack, it was left off and the
+    value shown sure."""
+    data, truth = stressed("rummy4-89_", "JPEG quality 40")
     reading = read_rack(data)
-    assert Counter(reading.rack) == whole
-    assert all(read.low_confidence for read in reading.tiles if read.tile.number in (6, 9))
+    assert Counter(reading.rack) == truth or not is_sure(reading)
 
 
-@pytest.mark.parametrize("change", ["warm light", "left end tile cut"])
-def test_a_box_over_two_tiles_read_as_one_flags_every_tile(change: str) -> None:
-    """rummy4-93: glare ran K4 and K6 into one box; outlined again as two tiles, K4 was read
-    surely and K6 at 0.86, not taken: the rack (value short by 6) was shown sure."""
-    data, _ = stressed("rummy4-93_", change)
+def test_a_six_read_turned_round_from_the_rack_and_its_neighbours_is_unsure() -> None:
+    """rummy3-16 turned −20°: its R9 was read R6 at 0.96, turned round from the rack's up and
+    from its one-way-up neighbours, and the value shown sure. A 6 turned round is a 9."""
+    data, truth = stressed("rummy3-16_", "turned -20°")
     reading = read_rack(data)
-    assert all(read.low_confidence for read in reading.tiles)
-    assert reading.seen_whole is False
+    for tile in reading.tiles:
+        if tile.tile.number in (6, 9) and tile.tile not in truth:
+            assert tile.low_confidence
+    assert Counter(reading.rack) == truth or not is_sure(reading)
 
 
-def test_a_tile_the_detector_did_not_outline_in_a_row_is_found_in_its_gap() -> None:
-    """rummy4-89 out of focus (σ 2): K5, between K3 and K6 in the upper row of touching tiles,
-    got no box at all (value 70 of 75 shown sure). The row's gap a tile wide is read: K5,
-    added and held unsure, found by reading a bare slot."""
-    data, whole = stressed("rummy4-89_", "out of focus (sigma 2)")
-    reading = read_rack(data)
-    assert Counter(reading.rack) == whole
-    assert [str(read.tile) for read in reading.tiles if read.low_confidence] == ["K5"]
+@pytest.mark.parametrize(("name_start", "angle"), [("rummy3-7_", 159.06), ("rummy3-18_", 126.73)])
+def test_a_shaken_rack_photo_read_poorly_has_every_tile_unsure(name_start: str,
+                                                               angle: float) -> None:
+    """A line blur 15 px long, in the direction the stress benchmark draws for the photo:
+    across it a tile's edges stay sharp, so the photo passes for sharp; along it a 6 smears
+    into a 5, read at 0.91 among tiles read at 0.2–0.85. The rack's tiles read poorly as a
+    whole (median under POOR_READING), so none is sure."""
+    data, labels = labelled_photo(name_start)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    kernel = np.zeros((15, 15), np.float32)
+    kernel[7, :] = 1
+    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((7, 7), angle, 1.0), (15, 15))
+    shaken = jpeg_bytes(cv2.filter2D(image, -1, kernel / kernel.sum()), quality=95)
+    try:
+        reading = read_rack(shaken)
+    except PhotoError as refused:
+        assert refused.code == "too_blurred"
+        return
+    assert Counter(reading.rack) != Counter(tile_from_dataset_name(n) for n, _ in labels)
+    assert all(tile.low_confidence for tile in reading.tiles)
 
 
-@pytest.mark.parametrize("name_start", ["rummy3-3_", "rummy3-5_", "rummy3-12_", "rummy4-89_",
-                                        "rummy3-14_", "rummy3-16_", "rummy3-17_", "rummy3-18_",
-                                        "rummy4-93_"])
-def test_these_racks_as_taken_are_read_whole_and_sure(name_start: str) -> None:
-    data, whole = stressed(name_start, "as taken")
-    reading = read_rack(data)
-    assert Counter(reading.rack) == whole
-    assert not any(read.low_confidence for read in reading.tiles)
-    assert reading.seen_whole is True
+def test_one_tile_on_a_rack_is_read_but_not_sure() -> None:
+    """One tile makes no row: a photo of one tile lying on a cloth (the real table photos
+    rummy4-36 and others) was read as a sure rack of one."""
+    photo, labels = compose(real_tiles(), 1, 1, np.random.default_rng([29, 1]), slant=False)
+    reading = read_rack(jpeg_bytes(photo))
+    assert Counter(reading.rack) == Counter(labels)
+    assert not is_sure(reading)
 
 
-@pytest.mark.parametrize(("kind", "seed"), [("few tiles", 31008001), ("both jokers", 31010000)])
-def test_a_rack_read_whole_is_not_flagged_for_a_tile_lying_in_front_or_a_narrow_gap(
-        kind: str, seed: int) -> None:
-    """Renders (seeds apart from the benchmark's): an 11 lying on the table in front of a
-    grey rack, read K11 at 0.56, its bar's colour running on over the grey table; a gap
-    narrower than a tile between two tiles, its slot half on each neighbour (read K1, B10,
-    B13 at its three shifts). Neither says a tile of the rack was missed."""
-    from training.synthetic_rack import rack_of_kind
-
-    render = rack_of_kind(kind, seed)
-    reading = read_rack(cv2.imencode(".jpg", render.image)[1].tobytes())
-    assert Counter(reading.rack) == Counter(render.rack_tiles)
-    assert reading.seen_whole is True
+def test_three_tiers_are_read_but_not_sure() -> None:
+    """Issue 29: "rows of large upright tiles, one to three tiers". Three rows stacked over a
+    straight edge are what a table's grid of tiles touching shows too (the real table photos
+    rummy2-7 and rummy2-28 were read as sure racks of three tiers): the tiers are read, the
+    value offered for the player to confirm."""
+    photo, labels = compose(real_tiles(), 3, 8, np.random.default_rng([29, 3]), slant=False)
+    reading = read_rack(jpeg_bytes(photo))
+    assert reading.rows == 3
+    assert Counter(reading.rack) == Counter(labels)
+    assert not is_sure(reading)
