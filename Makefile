@@ -19,10 +19,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 run: $(RUNTIME)
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
-# The suite on every core (pytest-xdist), a test file to a worker: a module's server or
-# browser fixture starts once (docs/contributing.md, "The test suite").
+# The suite on every core (pytest-xdist), each test to whichever worker is free
+# (docs/contributing.md, "The test suite").
 test: $(DEV) chromium postgres $(AXE)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto
 
 db: $(RUNTIME)
 	$(FLASK) db upgrade
