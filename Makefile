@@ -15,12 +15,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test db chromium postgres benchmark lint clean translations
 
-# `companion serve` migrates the database first (the same as `make db`), then runs gunicorn.
+# `companion serve` migrates the database first (the same as `make db`), then runs Hypercorn.
 run: $(RUNTIME)
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
+# The suite on every core (pytest-xdist), each test to whichever worker is free
+# (docs/contributing.md, "The test suite").
 test: $(DEV) chromium postgres $(AXE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 db: $(RUNTIME)
 	$(FLASK) db upgrade

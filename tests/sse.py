@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -32,6 +33,7 @@ class HttpStream:
     def __init__(self, host: str, port: int, path: str) -> None:
         self.connection = http.client.HTTPConnection(host, port, timeout=30)
         self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.socket = self.connection.sock  # the response's file keeps it open past close()
         self.response = self.connection.getresponse()
         self.events: queue.Queue[tuple[float, dict[str, str]]] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -59,4 +61,11 @@ class HttpStream:
                 return arrived, json.loads(event["data"])
 
     def close(self) -> None:
+        """Hang up as a phone does: the server sees the stream end (closing the connection
+        alone leaves the socket open under the response's file, so the server held the stream
+        until it was stopped, and its stop waited for it)."""
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the server has closed it already
         self.connection.close()

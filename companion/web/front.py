@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import signal
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 from typing import Any
@@ -67,6 +68,17 @@ class Front:
                 self.executor.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    async def until_stopped(self) -> None:
+        """Hypercorn's shutdown trigger when it serves in this process (``server.serve``): on
+        SIGINT (Ctrl-C) or SIGTERM the live streams end first, so the stop waits only for the
+        requests being answered, not ``graceful_timeout`` for streams that never end."""
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signal_number, stop.set)
+        await stop.wait()
+        self._live_streams().end_all()
 
     def _live_streams(self) -> LiveStreams:
         if self.streams is None:

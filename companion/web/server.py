@@ -10,6 +10,7 @@ with the figures: docs/hosting.md ("Run it for a club").
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import resource
@@ -140,6 +141,16 @@ def serve(*, host: str, port: int, threads: int, workers: int) -> None:
         "errorlog": "-",
     })
     config.logger_class = RedactingLogger  # no key in a log line
+    if workers == 1:  # served in this process: no worker to spawn, and a stop that ends the
+        # live streams first (Hypercorn's own workers wait graceful_timeout for them)
+        from hypercorn.asyncio import serve as serve_here
+
+        from companion.web.front import serving_app
+
+        front = serving_app()
+        asyncio.run(serve_here(front, config,  # type: ignore[arg-type]
+                               shutdown_trigger=front.until_stopped))
+        return
     sys.exit(run(config))
 
 

@@ -29,10 +29,16 @@ class RedactingFilter(logging.Filter):
 
 
 class RedactingLogger(Logger):
-    """Hypercorn's logger with ``RedactingFilter`` on its error and access logs."""
+    """Hypercorn's logger with ``RedactingFilter`` on its error and access logs.
+
+    Their own handlers write them; they do not also go up to the root logger, which Alembic's
+    logging set-up gives a handler of its own when ``serve`` has migrated in the same process
+    (each line came twice)."""
 
     def __init__(self, config: Config) -> None:
         super().__init__(config)
         for log in (self.error_logger, self.access_logger):
-            if log is not None and not any(isinstance(f, RedactingFilter) for f in log.filters):
-                log.addFilter(RedactingFilter())
+            if log is not None:
+                log.propagate = False
+                if not any(isinstance(f, RedactingFilter) for f in log.filters):
+                    log.addFilter(RedactingFilter())

@@ -53,6 +53,7 @@ class LiveStreams:
     def __init__(self, loop: asyncio.AbstractEventLoop, executor: Executor) -> None:
         self.loop, self.executor = loop, executor
         self.channels: dict[int, Channel] = {}
+        self.ending = False
         hub.subscribe(lambda pks: loop.call_soon_threadsafe(self._changed, pks))
 
     def _changed(self, pks: frozenset[int]) -> None:
@@ -120,7 +121,7 @@ class LiveStreams:
                                         if name != b"content-length"]})
                 await self._body(send, start.retry_line().encode())
                 sent, last_write = start.since, time.monotonic()
-                while not gone:
+                while not gone and not self.ending:
                     wake.clear()  # before looking: a change during a send wakes the wait
                     version = channel.version
                     if version != sent:
@@ -145,6 +146,14 @@ class LiveStreams:
             watcher.cancel()
             channel.streams.discard(wake)
             self._forget_if_unwatched(pk, channel)
+
+    def end_all(self) -> None:
+        """The server is stopping: every stream ends now, and any opened from here on at once
+        (each phone reconnects to the next server), so the stop waits for no stream."""
+        self.ending = True
+        for channel in self.channels.values():
+            for wake in channel.streams:
+                wake.set()
 
     def _forget_if_unwatched(self, pk: int, channel: Channel) -> None:
         if not channel.streams and channel.reading is None and self.channels.get(pk) is channel:
