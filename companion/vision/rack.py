@@ -67,7 +67,7 @@ from companion.vision.reading import ReadTile
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
-NEAR = 1.0  # tile widths (along) and heights (up) about the rack: a tile read there is by it
+NEAR = 1.0  # tile heights above and below the rack (and a width along: Tiles.span)
 GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real racks' empty
 # slots read 0.57-0.88; rummy3-7's joker left off, 0.11; a tile the detector missed, 0.0)
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
@@ -179,17 +179,15 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
             or len(rack.rows) > SURE_TIERS):
         return False
     tiles = rack.tiles
-    height = float(np.median(tiles.heights[list(rack.on_rack)]))
-    width = float(np.median(tiles.widths[list(rack.on_rack)]))
-    spots = [tiles.across(i) for i in rack.on_rack]
-    lowest = min(tiles.foot(i) for i in rack.rows[-1])
-    highest = max(tiles.foot(i) + tiles.heights[i] for i in rack.rows[0])
+    height = tiles.height_of(list(rack.on_rack))
+    start, stop = tiles.span(rack.on_rack)
+    lowest = min(tiles.foot(i) for i in rack.rows[-1]) - NEAR * height
+    highest = max(tiles.foot(i) + tiles.heights[i] for i in rack.rows[0]) + NEAR * height
     for index in range(len(read.found)):
         if index in rack.on_rack or read.confidence[index] < DOUBTFUL_BOX:
             continue
         middle = tiles.foot(index) + tiles.heights[index] / 2
-        by_rack = (min(spots) - NEAR * width <= tiles.across(index) <= max(spots) + NEAR * width
-                   and lowest - NEAR * height <= middle <= highest + NEAR * height)
+        by_rack = start <= tiles.across(index) <= stop and lowest <= middle <= highest
         if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
             return False
     if _tile_in_a_gap(photo, read, rack):
