@@ -1,13 +1,9 @@
 """Which of the tiles read stand on the rack: rows of large upright tiles, one to three tiers.
 
-A rack photo is read by the table reader (``pipeline.find_and_read``); this step decides
-which of its tiles stand on the rack. Tiles standing on a rack stand upright, side by side,
-their feet on one line, and a rack holds one to three such rows (tiers), one tile height or a
-little more apart. The rack is the row of the largest tiles with the most tiles, with the rows
-of like tiles stacked on it. Every other tile (on the table, in the pool, on a rack further
-away) is left out. No bar or ledge is looked for here ("no rack found" only when no tile
-stands upright as a rack's do); a bar seen under the rack is evidence for its sureness
-(``rack_bar``, ``rack``).
+Tiles on a rack stand upright side by side, their feet on one line; a rack holds one to three
+such rows (tiers), a tile height or a little more apart. The rack is the row with the most of
+the largest tiles, with the rows of like tiles stacked on it; every other tile is left out.
+No bar is looked for here: a bar seen is evidence for sureness only (``rack_bar``, ``rack``).
 """
 
 from __future__ import annotations
@@ -270,11 +266,10 @@ class Tiles:
 
 
 def _rack_up(ups: np.ndarray, weights: np.ndarray, readable: np.ndarray) -> np.ndarray:
-    """The rack's up: the photo's up when the tiles' long sides run up and down the photo
-    (weighted by size), else (a photo that came sideways) the side most of the tiles' tops
-    face as the reader read them; then the mean of the tiles' long axes near it. The reader's
-    sense of a tile's end is not trusted over the photo's up: on the black racks of the
-    labelled photos it read most standing tiles upside down."""
+    """The rack's up: the photo's up when the tiles' long sides run up and down it (weighted
+    by size), else (a photo that came sideways) the side most tops face as read; then the
+    mean of the tiles' long axes near it. The reader's sense of a tile's end is not trusted
+    over the photo's up: it read most tiles on the labelled photos' black racks upside down."""
     weights = np.where(readable, weights, 0.0)
     vertical = float((weights * (np.abs(ups[:, 1]) >= UP_AXIS_COS)).sum())
     sideways = float((weights * (np.abs(ups[:, 0]) > UP_AXIS_COS)).sum())
