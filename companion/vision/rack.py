@@ -168,13 +168,13 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
     tiles = rack.tiles
     height = tiles.height_of(list(rack.on_rack))
     start, stop = tiles.span(rack.on_rack)
-    lowest = min(tiles.foot(i) for i in rack.rows[-1]) - NEAR * height
-    highest = max(tiles.foot(i) + tiles.heights[i] for i in rack.rows[0]) + NEAR * height
+    lowest = tiles.feet[rack.rows[-1]].min() - NEAR * height
+    highest = (tiles.feet + tiles.heights)[rack.rows[0]].max() + NEAR * height
     for index in range(len(read.found)):
         if index in rack.on_rack or read.confidence[index] < DOUBTFUL_BOX:
             continue
-        middle = tiles.foot(index) + tiles.heights[index] / 2
-        by_rack = start <= tiles.across(index) <= stop and lowest <= middle <= highest
+        middle = tiles.feet[index] + tiles.heights[index] / 2
+        by_rack = start <= tiles.along[index] <= stop and lowest <= middle <= highest
         if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
             return False
     if _tile_in_a_gap(photo, read, rack):
@@ -193,7 +193,7 @@ def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool
         width, height = float(np.median(tiles.widths[row])), tiles.height_of(row)
         half, up = tiles.right * width / 2, tiles.up * height
         intercept, slope = tiles.line(row)
-        for left, right in pairwise(tiles.across(i) for i in row):
+        for left, right in pairwise(tiles.along[row]):
             count = round((right - left) / (GAP_PITCH * width)) - 1
             for along in left + (right - left) * np.arange(1, count + 1) / (count + 1):
                 foot = along * tiles.right + (intercept + slope * along) * tiles.up

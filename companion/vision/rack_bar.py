@@ -35,8 +35,7 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     shows on most of the row's length (and past its ends), a band of one colour above it."""
     height = tiles.height_of(row)
     half = float(np.median(tiles.widths[row])) * (0.5 + PAST_ENDS)
-    start = min(tiles.across(i) for i in row) - half
-    stop = max(tiles.across(i) for i in row) + half
+    start, stop = tiles.along[row].min() - half, tiles.along[row].max() + half
     columns = max(int((stop - start) / height * PIXELS_PER_HEIGHT), 4)
     depths = np.arange(0.0, EDGE_TO + EDGE_SLACK / PIXELS_PER_HEIGHT, 1 / PIXELS_PER_HEIGHT)
     intercept, slope = tiles.line(row)

@@ -77,7 +77,7 @@ def find_rack(read: ReadFound) -> RackRows:
     when it holds more tiles, and says so (``turned``: a tile lying on the table in front of
     a rack is a tier of one above it when the rack's up is turned round)."""
     tiles = Tiles.of(read)
-    upright, turned = _rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))
+    upright, turned = _rack_in(tiles), _rack_in(Tiles.of(read, -tiles.up))
     if isinstance(turned, RackRows) and (
             not isinstance(upright, RackRows) or len(turned.on_rack) > len(upright.on_rack)):
         return replace(turned, turned=True)
@@ -104,7 +104,7 @@ def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
     start, stop = tiles.span(on_rack)
     strays = [i for i in np.flatnonzero(tiles.standing) if i not in on_rack
               and tiles.heights[i] >= RACK_ROW_HEIGHT * height
-              and start <= tiles.across(i) <= stop
+              and start <= tiles.along[i] <= stop
               and any(abs(tiles.foot_off(row, i)) <= STRAY_BAND for row in rack)]
     for index in strays:  # put each in the row it stands by
         nearest = min(range(len(rack)), key=lambda r: abs(tiles.foot_off(rack[r], index)))
@@ -116,7 +116,7 @@ def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
 class Tiles:
     """The tiles read, in the rack's own frame: its up (the direction the standing tiles'
     tops share), and per tile its centre, up, height, width, its foot's place up the rack
-    and its place along it."""
+    (``feet``: its middle less half its height) and its middle's place along it."""
 
     read: ReadFound
     up: np.ndarray
@@ -126,9 +126,11 @@ class Tiles:
     widths: np.ndarray
     readable: np.ndarray  # boxes read as some tile
     standing: np.ndarray  # readable boxes that may stand on a rack (upright)
+    feet: np.ndarray
+    along: np.ndarray
 
     @classmethod
-    def of(cls, read: ReadFound) -> Tiles:
+    def of(cls, read: ReadFound, up: np.ndarray | None = None) -> Tiles:
         corners = np.array(read.corners, np.float64)
         centres = corners.mean(axis=1)
         ups = (corners[:, 0] + corners[:, 1] - corners[:, 2] - corners[:, 3]) / 2
@@ -136,36 +138,30 @@ class Tiles:
         ups = ups / np.maximum(heights, 1e-6)[:, None]
         widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
         readable = np.asarray(read.confidence) >= UNREADABLE
-        up = _rack_up(ups, heights * widths, readable)
+        up = _rack_up(ups, heights * widths, readable) if up is None else up
         squarish = widths > SQUARISH * heights
         standing = readable & (squarish | (np.abs(ups @ up) >= STANDING_COS))
         # a squarish outline (a tile seen from above) stands as the rack's tiles stand: its
         # height is measured along the rack's up, whichever of its sides the detector took
-        along = np.abs(np.einsum("nij,j->ni", corners - centres[:, None], up)).max(axis=1) * 2
-        heights = np.where(squarish, np.maximum(along, 1.0), heights)
-        return cls(read, up, centres, ups, heights, widths, readable, standing)
+        long = np.abs(np.einsum("nij,j->ni", corners - centres[:, None], up)).max(axis=1) * 2
+        heights = np.where(squarish, np.maximum(long, 1.0), heights)
+        right = np.array([-up[1], up[0]])
+        return cls(read, up, centres, ups, heights, widths, readable, standing,
+                   centres @ up - heights / 2, centres @ right)
 
     @property
     def right(self) -> np.ndarray:
         return np.array([-self.up[1], self.up[0]])
 
-    def foot(self, index: int) -> float:
-        """How far up the rack the tile's foot stands (its middle less half its height)."""
-        return float(self.centres[index] @ self.up) - self.heights[index] / 2
-
-    def across(self, index: int) -> float:
-        return float(self.centres[index] @ self.right)
-
     def span(self, indexes: set[int]) -> tuple[float, float]:
         """From a tile width before the first of these tiles to one past the last, along."""
         reach = float(np.median(self.widths[list(indexes)]))
-        spots = [self.across(i) for i in indexes]
-        return min(spots) - reach, max(spots) + reach
+        spots = self.along[list(indexes)]
+        return spots.min() - reach, spots.max() + reach
 
     def line(self, row: list[int]) -> tuple[float, float]:
         """The row's line: its feet fitted as ``a + b × across`` (flat for one or two tiles)."""
-        xs = np.array([self.across(i) for i in row])
-        feet = np.array([self.foot(i) for i in row])
+        xs, feet = self.along[row], self.feet[row]
         if len(row) < 3 or np.ptp(xs) < 1e-6:
             return float(np.median(feet)), 0.0
         slope, intercept = np.polyfit(xs, feet, 1)
@@ -174,21 +170,20 @@ class Tiles:
     def foot_off(self, row: list[int], index: int) -> float:
         """How far tile ``index``'s foot stands above the row's line, in its tiles' heights."""
         intercept, slope = self.line(row)
-        return (self.foot(index) - intercept - slope * self.across(index)) / self.height_of(row)
+        return (self.feet[index] - intercept - slope * self.along[index]) / self.height_of(row)
 
     def height_of(self, row: list[int]) -> float:
         return float(np.median(self.heights[row]))
 
     def in_order(self, row: list[int]) -> list[int]:
-        return sorted(row, key=self.across)
+        return sorted(row, key=lambda i: self.along[i])
 
     def rows(self) -> list[list[int]]:
         """Rows of standing tiles: neighbours side by side, feet (or tops) in line, alike
         tall; pieces of a row split by a wide gap joined again when their lines meet."""
         standing = np.flatnonzero(self.standing)
         heights, widths = self.heights[standing], self.widths[standing]
-        spots = np.array([self.across(i) for i in standing])
-        feet = np.array([self.foot(i) for i in standing])
+        spots, feet = self.along[standing], self.feet[standing]
         ratio = heights[:, None] / heights[None, :]
         in_line = np.minimum(np.abs(feet[:, None] - feet[None, :]),
                              np.abs((feet + heights)[:, None] - (feet + heights)[None, :]))
@@ -235,7 +230,7 @@ class Tiles:
         lowest: like tiles, parallel, overlapping, a tile height or a little more apart."""
         top = max(rack, key=lambda r: self.line(r)[0])
         lowest = min(rack, key=lambda r: self.line(r)[0])
-        spots = [self.across(i) for r in [*rack, row] for i in r]
+        spots = self.along[[i for r in [*rack, row] for i in r]]
         for near, above, heights in ((top, True, ABOVE_HEIGHTS), (lowest, False, BELOW_HEIGHTS)):
             apart = self._apart(near, row) if above else self._apart(row, near)
             if (heights[0] <= self.height_of(row) / self.height_of(near) <= heights[1]
