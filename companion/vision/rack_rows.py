@@ -194,7 +194,8 @@ class Tiles:
         linked |= linked.T
         labels = np.arange(len(standing))  # each tile's row: the first tile linked to it
         while True:
-            fewer = np.minimum(labels, np.where(linked, labels, labels.size).min(axis=1))
+            linked_to = np.where(linked, labels, labels.size).min(axis=1, initial=labels.size)
+            fewer = np.minimum(labels, linked_to)
             if (fewer == labels).all():
                 break
             labels = fewer
