@@ -185,11 +185,12 @@ class Tiles:
         heights, widths = self.heights[standing], self.widths[standing]
         spots, feet = self.along[standing], self.feet[standing]
         ratio = heights[:, None] / heights[None, :]
+        side_by_side = (np.abs(spots[:, None] - spots[None, :])
+                        <= ROW_REACH * np.maximum.outer(widths, widths))
         in_line = np.minimum(np.abs(feet[:, None] - feet[None, :]),
                              np.abs((feet + heights)[:, None] - (feet + heights)[None, :]))
         linked = np.triu(  # each pair once, the earlier tile's height over the later's
-            (np.abs(spots[:, None] - spots[None, :]) <= ROW_REACH * np.maximum.outer(widths, widths))
-            & (in_line <= ROW_FEET * np.minimum.outer(heights, heights))
+            side_by_side & (in_line <= ROW_FEET * np.minimum.outer(heights, heights))
             & (ROW_HEIGHTS[0] <= ratio) & (ratio <= ROW_HEIGHTS[1]), 1)
         linked |= linked.T
         labels = np.arange(len(standing))  # each tile's row: the first tile linked to it
