@@ -1,46 +1,34 @@
 """Reading a photo of one player's rack: the tiles standing on it and what they cost.
 
-A rack photo is read by the same reader as a table photo (``pipeline.find_and_read``); the
-rack step (``rack_rows.find_rack``) then decides which of the tiles read stand on the rack:
-rows of large upright tiles, one to three tiers. Every other tile (on the table, in the
-pool, on another rack) is left out and reported as ``ignored``. A photo whose tiles are read
-is never refused for want of a visible bar; "no rack found" is said only when no row of
-upright tiles is (or when most tiles as large lie off the row taken, as on a table).
+The photo is read as a table photo is (``pipeline.find_and_read``); ``rack_rows.find_rack``
+then takes the rows of upright tiles standing on the rack, one to three tiers, and leaves
+every other tile out (``ignored``). "No rack found" only when no such row is, or when most
+tiles as large lie off the row taken, as on a table: never for want of a visible bar.
 
-When a reading is sure. A tile is shown sure only when all of these hold, and the rack's
-value is sure only when every tile is:
-- the reader read the tile at ``pipeline.LOW_CONFIDENCE`` or surer, and no tile of the
-  rack under ``quality.POOR_READING``: a shaken phone's blur smears a number into another,
-  read surely beside a tile read poorly (rummy3-18 under a 15 px line blur: O5 for O6 at
-  0.91 beside B1 for B2 at 0.78);
-- a 6 or a 9 is read the rack's way up, or the same way up as every tile of the rack whose
-  number reads one way up only (``pipeline.ONE_WAY_UP``): a rack's tiles stand one way up,
-  and a 6 turned round is a 9 (rummy3-16 turned 20° read its R9 as R6 at 0.96, turned
-  round from the rack's up and from two of its neighbours). Agreeing with its neighbours is
-  enough: on the black racks of the labelled photos the reader reads whole racks upside
-  down, their 6s and 9s right;
+A tile is shown sure only when all of these hold, and the rack's value only when every tile is:
+- it was read at ``pipeline.LOW_CONFIDENCE`` or surer, and no tile of the rack under
+  ``quality.POOR_READING`` (rummy3-18 under a 15 px line blur: O5 for O6 at 0.91 beside B1
+  for B2 at 0.78);
+- a 6 or a 9 is not read turned round both from the rack's up and from most of the tiles of
+  the rack whose number reads one way up only (``pipeline.ONE_WAY_UP``; rummy3-16 turned 20°
+  read its R9 as R6 at 0.96). Agreeing with its neighbours is enough: the labelled photos'
+  black racks are read upside down whole, their 6s and 9s right;
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
-  (``rack_bar.bar_under``: a straight edge parallel to the row under a band of one colour;
-  evidence, not a gate: without it, a table's two or three rows of sets look as a rack's
-  tiers do); no box read as surely as DOUBTFUL_BOX lies off the rack as large as its tiles
-  (the row taken may be the wrong one) or within NEAR of it (rummy4-89 at JPEG quality 40:
-  an end tile outlined half as tall, left off); no standing tile was found on the rack's
-  lines off its rows; and the reader, shown each gap of a row wider than a tile, reads no
-  tile there (its "no tile" output under GAP_TILE: rummy4-89 out of focus lost K5 to the
-  detector, and its value was shown sure); and the rack was read the way up its tiles
-  point (``RackRows.turned``: read turned round, more tiles stand on it, as they do in an
-  upside-down photo, but also when a tile lying in front is taken for an upper tier of
-  one: a rack render's B7);
+  (``rack_bar.bar_under``; evidence, not a gate: without it a table's rows of sets look as a
+  rack's tiers do); no box read as surely as DOUBTFUL_BOX lies off the rack as large as its
+  tiles (the row taken may be the wrong one) or within NEAR of it (rummy4-89 at JPEG quality
+  40: an end tile outlined half as tall, left off); no standing tile was found on the rack's
+  lines off its rows; the reader, shown each gap of a row wider than a tile, reads no tile
+  there (its "no tile" output under GAP_TILE: rummy4-89 out of focus lost K5 to the detector,
+  its value shown sure); and the rack was read the way up its tiles point
+  (``RackRows.turned``: turned round, a tile lying in front is an upper tier of one);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
-  cloth, and a table's grid of three rows of tiles touching over a straight edge, were read
-  as sure racks without this (the real table photos rummy4-36, rummy2-7, rummy2-28), and no
-  real photo of a three-tier rack was at hand to tell such a grid from one.
-Any other reading is offered for the player to confirm, every tile unsure.
-Measured on the real rack photos, their phone changes, composed racks of real tiles and the
-real table photos given as racks: see docs/vision.md ("Racks").
-
-The value comes from the rules core (``companion.core.scoring.rack_value``): face values, and
-the preset's joker penalty for each joker.
+  cloth, and a table's grid of three rows touching over a straight edge (rummy4-36,
+  rummy2-7, rummy2-28), were read as sure racks without this, and no real photo of a
+  three-tier rack was at hand to tell such a grid from one.
+Any other reading is offered for the player to confirm, every tile unsure. Measured in
+docs/vision.md ("Racks"). The value is the rules core's (``scoring.rack_value``: face values,
+the preset's joker penalty for each joker).
 """
 
 from __future__ import annotations
@@ -61,13 +49,13 @@ from companion.vision.networks import read_crops
 from companion.vision.pipeline import ONE_WAY_UP, SIX_OR_NINE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
-from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack
+from companion.vision.rack_rows import LIKE_SIZED, RackRows, find_rack
 from companion.vision.reading import ReadTile
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
 DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
-NEAR = 1.0  # tile widths (along) and heights (up) about the rack: a tile read there is by it
+NEAR = 1.0  # tile heights above and below the rack (and a width along: Tiles.span)
 GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real racks' empty
 # slots read 0.57-0.88; rummy3-7's joker left off, 0.11; a tile the detector missed, 0.0)
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
@@ -79,11 +67,9 @@ SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (
 class RackReading:
     """The tiles standing on one rack (top row first, each row left to right) and their value.
 
-    ``tiles[i].set_index`` is the tile's row (0 top). ``ignored`` holds the outlines of the
-    tiles found elsewhere in the photo. ``seen_whole`` is False when the photo does not show
-    plainly that the rows read are one rack, read whole (no bar seen under it, tiles as large
-    lying off it, or tiles standing on its lines off its rows): every tile is then unsure,
-    and the player checks them against the photo (see the module's docstring).
+    ``tiles[i].set_index`` is the tile's row (0 top); ``ignored`` holds the outlines of the
+    tiles found elsewhere. ``seen_whole`` is False when the photo does not show plainly that
+    the rows read are one rack, read whole: every tile is then unsure (see the module).
     """
 
     width: int
@@ -107,16 +93,19 @@ class RackReading:
         return {
             "width": self.width,
             "height": self.height,
-            "tiles": [{"tile": str(read.tile), "confidence": round(read.confidence, 4),
-                       "outline": [[x, y] for x, y in read.outline],
-                       "low_confidence": read.low_confidence, "row": read.set_index}
-                      for read in self.tiles],
+            "tiles": [_tile_json(read) for read in self.tiles],
             "value": self.value,
             "jokers": self.jokers,
             "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
             "preset": self.preset.key,
             "seen_whole": self.seen_whole,
         }
+
+
+def _tile_json(read: ReadTile) -> dict[str, Any]:
+    shown = read.to_json()
+    shown["row"] = shown.pop("set")
+    return shown
 
 
 def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
@@ -140,17 +129,15 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         raise
     rack = find_rack(read)
     seen_whole = _seen_whole(photo, read, rack)
-    confidences = [float(read.confidence[index]) for index in rack.on_rack]
-    doubt_all = not seen_whole or min(confidences) < POOR_READING
-    tiles = rack.tiles
+    doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
     placed = []
     for row_number, row in enumerate(rack.rows):
         for index in row:
             tile = read.tile(index)
-            unsure = tile.low_confidence or doubt_all or index in turned_round
-            placed.append(replace(tile, set_index=row_number, low_confidence=unsure,
-                                  outline=tiles.outline_upright(index)))
+            placed.append(replace(
+                tile, set_index=row_number, outline=rack.tiles.outline_upright(index),
+                low_confidence=tile.low_confidence or doubt_all or index in turned_round))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
     held = tuple(tile.tile for tile in placed)
@@ -179,17 +166,15 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
             or len(rack.rows) > SURE_TIERS):
         return False
     tiles = rack.tiles
-    height = float(np.median(tiles.heights[list(rack.on_rack)]))
-    width = float(np.median(tiles.widths[list(rack.on_rack)]))
-    spots = [tiles.across(i) for i in rack.on_rack]
-    lowest = min(tiles.foot(i) for i in rack.rows[-1])
-    highest = max(tiles.foot(i) + tiles.heights[i] for i in rack.rows[0])
+    height = tiles.height_of(list(rack.on_rack))
+    start, stop = tiles.span(rack.on_rack)
+    lowest = tiles.feet[rack.rows[-1]].min() - NEAR * height
+    highest = (tiles.feet + tiles.heights)[rack.rows[0]].max() + NEAR * height
     for index in range(len(read.found)):
         if index in rack.on_rack or read.confidence[index] < DOUBTFUL_BOX:
             continue
-        middle = tiles.foot(index) + tiles.heights[index] / 2
-        by_rack = (min(spots) - NEAR * width <= tiles.across(index) <= max(spots) + NEAR * width
-                   and lowest - NEAR * height <= middle <= highest + NEAR * height)
+        middle = tiles.feet[index] + tiles.heights[index] / 2
+        by_rack = start <= tiles.along[index] <= stop and lowest <= middle <= highest
         if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
             return False
     if _tile_in_a_gap(photo, read, rack):
@@ -203,32 +188,20 @@ def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool
     """Whether the reader reads a tile (P(no tile) under GAP_TILE) in a gap of a row wider
     than a tile, where the detector found none: a tile the rack was read without. (A reader
     with no "no tile" output gives P(no tile) 0: every gap then reads as a tile, unsure.)"""
-    tiles = rack.tiles
-    slots = []
+    tiles, slots = rack.tiles, []
     for row in rack.rows:
-        width = float(np.median(tiles.widths[row]))
-        height = tiles.height_of(row)
+        width, height = float(np.median(tiles.widths[row])), tiles.height_of(row)
+        half, up = tiles.right * width / 2, tiles.up * height
         intercept, slope = tiles.line(row)
-        for left, right in pairwise(row):
-            gap = tiles.across(right) - tiles.across(left)
-            count = round(gap / (GAP_PITCH * width)) - 1
-            for k in range(1, count + 1):
-                along = tiles.across(left) + gap * k / (count + 1)
-                foot = intercept + slope * along
-                slots.append(_slot(tiles, along, foot, width, height))
+        for left, right in pairwise(tiles.along[row]):
+            count = round((right - left) / (GAP_PITCH * width)) - 1
+            for along in left + (right - left) * np.arange(1, count + 1) / (count + 1):
+                foot = along * tiles.right + (intercept + slope * along) * tiles.up
+                slots.append(np.array([foot + up - half, foot + up + half, foot + half,
+                                       foot - half]))
     if not slots:
         return False
-    scale = 1 / photo.factor
     image = read.prepared(photo.image)
-    crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
+    crops = np.stack([crop_tile(image, corners / photo.factor) for corners in slots])
     _, _, no_tile = read_crops(crops)
     return bool((no_tile < GAP_TILE).any())
-
-
-def _slot(tiles: Tiles, along: float, foot: float, width: float, height: float) -> np.ndarray:
-    """The corners (top-left, top-right, bottom-right, bottom-left) of a tile standing on
-    the rack's line at ``along``."""
-    right, up = tiles.right * width / 2, tiles.up
-    bottom = along * tiles.right + foot * up
-    top = bottom + height * up
-    return np.array([top - right, top + right, bottom + right, bottom - right], np.float64)

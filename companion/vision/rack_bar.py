@@ -32,12 +32,10 @@ WEIGHTS = np.float32([0.5, 1.0, 1.0])  # CIELab L, a, b
 def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> bool:
     """Whether a bar is seen under ``row`` (indexes into ``tiles``) in ``image``, a decode of
     the photo at ``scale`` of its size: the deepest line under the row where a colour step
-    shows on most of the row's length (and past its ends), a step in the median column too,
-    and a band of one colour above it."""
+    shows on most of the row's length (and past its ends), a band of one colour above it."""
     height = tiles.height_of(row)
     half = float(np.median(tiles.widths[row])) * (0.5 + PAST_ENDS)
-    start = min(tiles.across(i) for i in row) - half
-    stop = max(tiles.across(i) for i in row) + half
+    start, stop = tiles.along[row].min() - half, tiles.along[row].max() + half
     columns = max(int((stop - start) / height * PIXELS_PER_HEIGHT), 4)
     depths = np.arange(0.0, EDGE_TO + EDGE_SLACK / PIXELS_PER_HEIGHT, 1 / PIXELS_PER_HEIGHT)
     intercept, slope = tiles.line(row)
@@ -67,11 +65,6 @@ def bar_under(image: np.ndarray, scale: float, tiles: Tiles, row: list[int]) -> 
     edge = first + int(np.flatnonzero(support >= SUPPORT)[-1])
     top = round(BAR_FROM * PIXELS_PER_HEIGHT)
     bar = lab[top:max(edge - EDGE_SLACK, top + 2)]
-    # the step itself, column by column: a table's scattered edges, spread by the slack,
-    # may cover the row's length at some depth while no column steps there in the middle
-    edge_step = float(np.median(steps[edge - 1 - EDGE_SLACK:edge + EDGE_SLACK].max(axis=0)))
-    if edge_step < EDGE_STEP:
-        return False
     seen = inside[top:max(edge - EDGE_SLACK, top + 2)].all(axis=0)
     if not seen.any():
         return False

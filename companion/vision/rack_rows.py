@@ -1,18 +1,15 @@
 """Which of the tiles read stand on the rack: rows of large upright tiles, one to three tiers.
 
-A rack photo is read by the table reader (``pipeline.find_and_read``); this step decides
-which of its tiles stand on the rack. Tiles standing on a rack stand upright, side by side,
-their feet on one line, and a rack holds one to three such rows (tiers), one tile height or a
-little more apart. The rack is the row of the largest tiles with the most tiles, with the rows
-of like tiles stacked on it. Every other tile (on the table, in the pool, on a rack further
-away) is left out. No bar or ledge is looked for here ("no rack found" only when no tile
-stands upright as a rack's do); a bar seen under the rack is evidence for its sureness
-(``rack_bar``, ``rack``).
+Tiles on a rack stand upright side by side, their feet on one line; a rack holds one to three
+such rows (tiers), a tile height or a little more apart. The rack is the row with the most of
+the largest tiles, with the rows of like tiles stacked on it; every other tile is left out.
+No bar is looked for here: a bar seen is evidence for sureness only (``rack_bar``, ``rack``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import permutations
 
 import numpy as np
 
@@ -39,13 +36,13 @@ ROW_HEIGHTS = (0.62, 1.6)  # neighbours in a row look alike tall (a ledge's lip 
 # feet of some: rummy3-13's R5 is outlined 0.64 as tall as R13; their tops then line up)
 JOIN_FEET = 0.35  # two pieces of a row (a wide gap between): their lines meet within this
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows whose tiles are at least this tall
-TIER_HEIGHTS = (0.6, 1.4)  # the tiers' tiles look alike tall (the upper one further off)
 TIER_APART = (0.6, 1.9)  # tile heights between the feet of two tiers (an upper tier stands
 # on the lower tier's board, its feet hidden behind the lower tiles: rummy4-87 at 0.76)
 TIER_PARALLEL = 0.2  # tile heights per tile width: how much two tiers' lines may lean apart
-LOWER_TIER_AT_LEAST = 0.8  # a tier below is nearer the camera: its tiles look no shorter (but a
-# ledge's lip may hide their feet); a set lying in front, foreshortened, looks shorter
-UPPER_TIER_AT_MOST = 1.3  # ... and one above no taller (rummy3-9: 1.17, the lower tier's feet hidden)
+# a tier's tiles against those of the row it stands on: one above, further off, looks no taller
+# (rummy3-9: 1.17, the lower tier's feet hidden); one below, nearer the camera, no shorter (but
+# a ledge's lip may hide their feet; a set lying in front, foreshortened, looks shorter)
+ABOVE_HEIGHTS, BELOW_HEIGHTS = (0.6, 1.3), (0.8, 1.4)
 TIERS = 3
 LONE_TIER_APART = 1.5  # a tier of one tile stands above the rack's row, at most this far
 RACK_LENGTH = 16  # tile widths: a rack and its tiers' tiles together lie within one rack's length
@@ -80,7 +77,7 @@ def find_rack(read: ReadFound) -> RackRows:
     when it holds more tiles, and says so (``turned``: a tile lying on the table in front of
     a rack is a tier of one above it when the rack's up is turned round)."""
     tiles = Tiles.of(read)
-    upright, turned = _rack_in(tiles), _rack_in(replace(tiles, up=-tiles.up))
+    upright, turned = _rack_in(tiles), _rack_in(Tiles.of(read, -tiles.up))
     if isinstance(turned, RackRows) and (
             not isinstance(upright, RackRows) or len(turned.on_rack) > len(upright.on_rack)):
         return replace(turned, turned=True)
@@ -95,9 +92,20 @@ def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
         return PhotoError(NO_RACK, "no_rack")
     rack = tiles.rack(rows)
     on_rack = {index for row in rack for index in row}
-    if tiles.mostly_off(on_rack):
+    height = tiles.height_of(list(on_rack))
+    # more tiles as large as the rack's off it than twice those on it, and more than a few:
+    # a table's row of sets taken for a rack
+    off = [i for i in np.flatnonzero(tiles.readable)
+           if i not in on_rack and tiles.heights[i] >= LIKE_SIZED * height]
+    if len(off) > max(OFF_RACK_SHARE * len(on_rack), FEW_AROUND):
         return PhotoError(NOT_A_RACK, "no_rack")
-    strays = tiles.strays(rack, on_rack)
+    # standing tiles as large as the rack's, off its rows, whose feet stand on one of its
+    # lines within its reach: the rack was not read whole
+    start, stop = tiles.span(on_rack)
+    strays = [i for i in np.flatnonzero(tiles.standing) if i not in on_rack
+              and tiles.heights[i] >= RACK_ROW_HEIGHT * height
+              and start <= tiles.along[i] <= stop
+              and any(abs(tiles.foot_off(row, i)) <= STRAY_BAND for row in rack)]
     for index in strays:  # put each in the row it stands by
         nearest = min(range(len(rack)), key=lambda r: abs(tiles.foot_off(rack[r], index)))
         rack[nearest] = tiles.in_order(rack[nearest] + [index])
@@ -108,7 +116,7 @@ def _rack_in(tiles: Tiles) -> RackRows | PhotoError:
 class Tiles:
     """The tiles read, in the rack's own frame: its up (the direction the standing tiles'
     tops share), and per tile its centre, up, height, width, its foot's place up the rack
-    and its place along it."""
+    (``feet``: its middle less half its height) and its middle's place along it."""
 
     read: ReadFound
     up: np.ndarray
@@ -116,10 +124,13 @@ class Tiles:
     ups: np.ndarray
     heights: np.ndarray
     widths: np.ndarray
-    standing: np.ndarray  # boxes that may stand on a rack (upright, read as some tile)
+    readable: np.ndarray  # boxes read as some tile
+    standing: np.ndarray  # readable boxes that may stand on a rack (upright)
+    feet: np.ndarray
+    along: np.ndarray
 
     @classmethod
-    def of(cls, read: ReadFound) -> Tiles:
+    def of(cls, read: ReadFound, up: np.ndarray | None = None) -> Tiles:
         corners = np.array(read.corners, np.float64)
         centres = corners.mean(axis=1)
         ups = (corners[:, 0] + corners[:, 1] - corners[:, 2] - corners[:, 3]) / 2
@@ -127,30 +138,30 @@ class Tiles:
         ups = ups / np.maximum(heights, 1e-6)[:, None]
         widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
         readable = np.asarray(read.confidence) >= UNREADABLE
-        up = _rack_up(ups, heights * widths, readable)
+        up = _rack_up(ups, heights * widths, readable) if up is None else up
         squarish = widths > SQUARISH * heights
         standing = readable & (squarish | (np.abs(ups @ up) >= STANDING_COS))
         # a squarish outline (a tile seen from above) stands as the rack's tiles stand: its
         # height is measured along the rack's up, whichever of its sides the detector took
-        along = np.abs(np.einsum("nij,j->ni", corners - centres[:, None], up)).max(axis=1) * 2
-        heights = np.where(squarish, np.maximum(along, 1.0), heights)
-        return cls(read, up, centres, ups, heights, widths, standing)
+        long = np.abs(np.einsum("nij,j->ni", corners - centres[:, None], up)).max(axis=1) * 2
+        heights = np.where(squarish, np.maximum(long, 1.0), heights)
+        right = np.array([-up[1], up[0]])
+        return cls(read, up, centres, ups, heights, widths, readable, standing,
+                   centres @ up - heights / 2, centres @ right)
 
     @property
     def right(self) -> np.ndarray:
         return np.array([-self.up[1], self.up[0]])
 
-    def foot(self, index: int) -> float:
-        """How far up the rack the tile's foot stands (its middle less half its height)."""
-        return float(self.centres[index] @ self.up) - self.heights[index] / 2
-
-    def across(self, index: int) -> float:
-        return float(self.centres[index] @ self.right)
+    def span(self, indexes: set[int]) -> tuple[float, float]:
+        """From a tile width before the first of these tiles to one past the last, along."""
+        reach = float(np.median(self.widths[list(indexes)]))
+        spots = self.along[list(indexes)]
+        return spots.min() - reach, spots.max() + reach
 
     def line(self, row: list[int]) -> tuple[float, float]:
         """The row's line: its feet fitted as ``a + b × across`` (flat for one or two tiles)."""
-        xs = np.array([self.across(i) for i in row])
-        feet = np.array([self.foot(i) for i in row])
+        xs, feet = self.along[row], self.feet[row]
         if len(row) < 3 or np.ptp(xs) < 1e-6:
             return float(np.median(feet)), 0.0
         slope, intercept = np.polyfit(xs, feet, 1)
@@ -159,54 +170,43 @@ class Tiles:
     def foot_off(self, row: list[int], index: int) -> float:
         """How far tile ``index``'s foot stands above the row's line, in its tiles' heights."""
         intercept, slope = self.line(row)
-        return (self.foot(index) - intercept - slope * self.across(index)) / self.height_of(row)
+        return (self.feet[index] - intercept - slope * self.along[index]) / self.height_of(row)
 
     def height_of(self, row: list[int]) -> float:
         return float(np.median(self.heights[row]))
 
     def in_order(self, row: list[int]) -> list[int]:
-        return sorted(row, key=self.across)
+        return sorted(row, key=lambda i: self.along[i])
 
     def rows(self) -> list[list[int]]:
-        """Rows of standing tiles: neighbours side by side, feet (or tops) in line, alike tall; pieces
-        of a row split by a wide gap joined again when their lines meet."""
-        standing = [int(i) for i in np.flatnonzero(self.standing)]
-        parent = {i: i for i in standing}
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for a in standing:
-            for b in standing:
-                if b <= a:
-                    continue
-                height = min(self.heights[a], self.heights[b])
-                width = max(self.widths[a], self.widths[b])
-                ratio = self.heights[a] / self.heights[b]
-                tops = self.foot(a) + self.heights[a] - self.foot(b) - self.heights[b]
-                if (abs(self.across(a) - self.across(b)) <= ROW_REACH * width
-                        and min(abs(self.foot(a) - self.foot(b)), abs(tops)) <= ROW_FEET * height
-                        and ROW_HEIGHTS[0] <= ratio <= ROW_HEIGHTS[1]):
-                    parent[root(a)] = root(b)
-        groups: dict[int, list[int]] = {}
-        for i in standing:
-            groups.setdefault(root(i), []).append(i)
-        rows = [self.in_order(group) for group in groups.values()]
-        joined = True
-        while joined:
-            joined = False
-            for first in rows:
-                for other in rows:
-                    if other is not first and self._one_line(first, other):
-                        rows.remove(other)
-                        rows[rows.index(first)] = self.in_order(first + other)
-                        joined = True
-                        break
-                if joined:
-                    break
+        """Rows of standing tiles: neighbours side by side, feet (or tops) in line, alike
+        tall; pieces of a row split by a wide gap joined again when their lines meet."""
+        standing = np.flatnonzero(self.standing)
+        heights, widths = self.heights[standing], self.widths[standing]
+        spots, feet = self.along[standing], self.feet[standing]
+        ratio = heights[:, None] / heights[None, :]
+        side_by_side = (np.abs(spots[:, None] - spots[None, :])
+                        <= ROW_REACH * np.maximum.outer(widths, widths))
+        in_line = np.minimum(np.abs(feet[:, None] - feet[None, :]),
+                             np.abs((feet + heights)[:, None] - (feet + heights)[None, :]))
+        linked = np.triu(  # each pair once, the earlier tile's height over the later's
+            side_by_side & (in_line <= ROW_FEET * np.minimum.outer(heights, heights))
+            & (ROW_HEIGHTS[0] <= ratio) & (ratio <= ROW_HEIGHTS[1]), 1)
+        linked |= linked.T
+        labels = np.arange(len(standing))  # each tile's row: the first tile linked to it
+        while True:
+            linked_to = np.where(linked, labels, labels.size).min(axis=1, initial=labels.size)
+            fewer = np.minimum(labels, linked_to)
+            if (fewer == labels).all():
+                break
+            labels = fewer
+        rows = [self.in_order([int(i) for i in standing[labels == label]])
+                for label in dict.fromkeys(labels.tolist())]
+        while pair := next(((first, other) for first, other in permutations(rows, 2)
+                            if self._one_line(first, other)), None):
+            first, other = pair
+            rows.remove(other)
+            rows[rows.index(first)] = self.in_order(first + other)
         return rows
 
     def _one_line(self, first: list[int], other: list[int]) -> bool:
@@ -221,15 +221,10 @@ class Tiles:
         largest tiles, and the rows of like tiles stacked on it as tiers."""
         tallest = max(self.height_of(row) for row in rows)
         large = [row for row in rows if self.height_of(row) >= RACK_ROW_HEIGHT * tallest]
-        first = max(large, key=lambda row: (len(row), self.height_of(row)))
-        rack = [first]
-        grown = True
-        while grown and len(rack) < TIERS:
-            grown = False
-            candidates = [row for row in rows if row not in rack and self._tier_of(rack, row)]
-            if candidates:
-                rack.append(max(candidates, key=len))
-                grown = True
+        rack = [max(large, key=lambda row: (len(row), self.height_of(row)))]
+        while len(rack) < TIERS and (tiers := [row for row in rows if row not in rack
+                                               and self._tier_of(rack, row)]):
+            rack.append(max(tiers, key=len))
         return sorted(rack, key=lambda row: -self.line(row)[0])
 
     def _tier_of(self, rack: list[list[int]], row: list[int]) -> bool:
@@ -237,21 +232,16 @@ class Tiles:
         lowest: like tiles, parallel, overlapping, a tile height or a little more apart."""
         top = max(rack, key=lambda r: self.line(r)[0])
         lowest = min(rack, key=lambda r: self.line(r)[0])
-        for near, above in ((top, True), (lowest, False)):
-            ratio = self.height_of(row) / self.height_of(near)
-            if not TIER_HEIGHTS[0] <= ratio <= TIER_HEIGHTS[1]:
-                continue
-            if above and ratio > UPPER_TIER_AT_MOST or not above and ratio < LOWER_TIER_AT_LEAST:
-                continue
+        spots = self.along[[i for r in [*rack, row] for i in r]]
+        for near, above, heights in ((top, True, ABOVE_HEIGHTS), (lowest, False, BELOW_HEIGHTS)):
             apart = self._apart(near, row) if above else self._apart(row, near)
-            apart_ok = all(TIER_APART[0] <= a <= TIER_APART[1] for a in apart)
-            if len(row) == 1 and (not above or max(apart) > LONE_TIER_APART):
-                continue  # one tile below the rack, or well above it, lies on the table
-            if not apart_ok or abs(self.line(row)[1] - self.line(near)[1]) > TIER_PARALLEL:
-                continue
-            length = RACK_LENGTH * float(np.median(self.widths[near]))
-            spots = [self.across(i) for r in [*rack, row] for i in r]
-            if max(spots) - min(spots) <= length:
+            if (heights[0] <= self.height_of(row) / self.height_of(near) <= heights[1]
+                    # one tile below the rack, or well above it, lies on the table
+                    and not (len(row) == 1 and (not above or max(apart) > LONE_TIER_APART))
+                    and all(TIER_APART[0] <= a <= TIER_APART[1] for a in apart)
+                    and abs(self.line(row)[1] - self.line(near)[1]) <= TIER_PARALLEL
+                    and max(spots) - min(spots)
+                    <= RACK_LENGTH * float(np.median(self.widths[near]))):
                 return True
         return False
 
@@ -264,27 +254,6 @@ class Tiles:
         scale = self.height_of(upper) / self.height_of(lower)
         return [-self.foot_off(upper, i) * scale for i in lower]
 
-    def mostly_off(self, on_rack: set[int]) -> bool:
-        """More tiles as large as the rack's off it than twice those on it, and more than a
-        few: a table's row of sets taken for a rack."""
-        height = float(np.median(self.heights[list(on_rack)]))
-        readable = np.asarray(self.read.confidence) >= UNREADABLE
-        off = sum(1 for i in range(len(self.heights)) if i not in on_rack and readable[i]
-                  and self.heights[i] >= LIKE_SIZED * height)
-        return off > max(OFF_RACK_SHARE * len(on_rack), FEW_AROUND)
-
-    def strays(self, rack: list[list[int]], on_rack: set[int]) -> list[int]:
-        """Standing tiles as large as the rack's, off its rows, whose feet stand on one of its
-        lines (within STRAY_BAND tile heights) within its reach: the rack was not read whole."""
-        height = float(np.median(self.heights[list(on_rack)]))
-        reach = float(np.median(self.widths[list(on_rack)]))
-        start = min(self.across(i) for i in on_rack) - reach
-        stop = max(self.across(i) for i in on_rack) + reach
-        return [i for i in np.flatnonzero(self.standing) if i not in on_rack
-                and self.heights[i] >= RACK_ROW_HEIGHT * height
-                and start <= self.across(i) <= stop
-                and any(abs(self.foot_off(row, i)) <= STRAY_BAND for row in rack)]
-
     def outline_upright(self, index: int) -> tuple[tuple[int, int], ...]:
         """The tile's outline with its top the end facing the rack's up."""
         corners = np.asarray(self.read.corners[index], np.float64)
@@ -294,11 +263,10 @@ class Tiles:
 
 
 def _rack_up(ups: np.ndarray, weights: np.ndarray, readable: np.ndarray) -> np.ndarray:
-    """The rack's up: the photo's up when the tiles' long sides run up and down the photo
-    (weighted by size), else (a photo that came sideways) the side most of the tiles' tops
-    face as the reader read them; then the mean of the tiles' long axes near it. The reader's
-    sense of a tile's end is not trusted over the photo's up: on the black racks of the
-    labelled photos it read most standing tiles upside down."""
+    """The rack's up: the photo's up when the tiles' long sides run up and down it (weighted
+    by size), else (a photo that came sideways) the side most tops face as read; then the
+    mean of the tiles' long axes near it. The reader's sense of a tile's end is not trusted
+    over the photo's up: it read most tiles on the labelled photos' black racks upside down."""
     weights = np.where(readable, weights, 0.0)
     vertical = float((weights * (np.abs(ups[:, 1]) >= UP_AXIS_COS)).sum())
     sideways = float((weights * (np.abs(ups[:, 0]) > UP_AXIS_COS)).sum())

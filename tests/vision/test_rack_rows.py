@@ -9,6 +9,7 @@ reader. Here such photos are composed from real tiles cut out of the fixture tab
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -18,6 +19,8 @@ from benchmarks.rack_composites import TILE_H, TILE_W, compose
 from companion.vision import PhotoError, read_photo, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
+from companion.vision.pipeline import find_and_read
+from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.augment import ink_is_low
 from training.classic import BUFFER, CLASSIC_ROOT, VALIDATION_RUNS, classic_crops
@@ -98,3 +101,18 @@ def test_the_classic_validation_split_is_runs_of_crop_numbers_kept_apart_from_tr
     assert all(not any(start - BUFFER <= crop.crop_number < stop + BUFFER
                        for start, stop in VALIDATION_RUNS) for crop in train)
     assert {crop.number for crop in valid} == set(range(14))  # every number and the joker
+
+
+def test_a_photo_whose_boxes_are_all_unreadable_says_no_rack_found() -> None:
+    """No box read as some tile, so none stands on a rack: "no rack found", never a crash in
+    grouping rows of no tiles."""
+    read = find_and_read(a_rack_of_five())
+    unreadable = np.full(len(read.found), 0.05)
+    with pytest.raises(PhotoError) as refused:
+        find_rack(replace(read, confidence=unreadable))
+    assert refused.value.code == "no_rack"
+
+
+def a_rack_of_five() -> np.ndarray:
+    photo, _ = compose(real_tiles(), 1, 5, np.random.default_rng([29, 1]), slant=False)
+    return photo
