@@ -20,6 +20,17 @@ def jpeg_bytes(image: np.ndarray, quality: int = 92) -> bytes:
     return buffer.tobytes()
 
 
+def shaken(data: bytes, length: int, angle: float) -> bytes:
+    """The photo blurred along a line ``length`` px long turned ``angle`` degrees (a shaken
+    phone), re-encoded as a JPEG."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return jpeg_bytes(cv2.filter2D(image, -1, kernel / kernel.sum()), quality=95)
+
+
 def png_bytes(image: np.ndarray) -> bytes:
     ok, buffer = cv2.imencode(".png", image)
     assert ok

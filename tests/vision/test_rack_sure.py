@@ -22,7 +22,7 @@ from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
-from tests.vision.conftest import jpeg_bytes, labelled_photo
+from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
 
 SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
@@ -144,13 +144,8 @@ def test_a_shaken_rack_photo_read_poorly_has_every_tile_unsure(name_start: str,
     into a 5, read at 0.91 among tiles read at 0.2–0.85. The rack's tiles read poorly as a
     whole (median under POOR_READING), so none is sure."""
     data, labels = labelled_photo(name_start)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    kernel = np.zeros((15, 15), np.float32)
-    kernel[7, :] = 1
-    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((7, 7), angle, 1.0), (15, 15))
-    shaken = jpeg_bytes(cv2.filter2D(image, -1, kernel / kernel.sum()), quality=95)
     try:
-        reading = read_rack(shaken)
+        reading = read_rack(shaken(data, 15, angle))
     except PhotoError as refused:
         assert refused.code == "too_blurred"
         return

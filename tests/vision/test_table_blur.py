@@ -15,8 +15,7 @@ import pytest
 
 from companion.vision import PhotoError, read_photo
 from companion.vision.classes import tile_from_dataset_name
-from tests.vision.conftest import labelled_photo
-from tests.vision.test_rack_blur import shaken
+from tests.vision.conftest import labelled_photo, shaken
 
 # the photo, the length of its blur (px) and its direction in the benchmark (degrees)
 SHAKEN = [("rummy3-7_", 15, 159.06), ("rummy-29_", 9, 25.18)]
