@@ -29,7 +29,8 @@ _lock = threading.Lock()
 # For an 8-bit network (QLinearConv, training/quantize.py; none is shipped) it is the other way
 # round: the classic engine's int8 kernels are slower than its float ones (the reader 1.8 times,
 # the detector 1.4 times), the new engine's faster than classic float (the detector by about a
-# third, the reader by a fifth), so such a file is run there (docs/vision-history.md, "8-bit networks").
+# third, the reader by a fifth), so such a file is run there (docs/vision-history.md, "8-bit
+# networks").
 _CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 _NEW_ENGINE = getattr(cv2.dnn, "ENGINE_NEW", None)
 
