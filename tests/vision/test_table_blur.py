@@ -11,15 +11,26 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.vision import PhotoError, read_photo
 from companion.vision.classes import tile_from_dataset_name
-from tests.vision.conftest import labelled_photo
-from tests.vision.test_rack_blur import shaken
+from tests.vision.conftest import jpeg_bytes, labelled_photo
 
 # the photo, the length of its blur (px) and its direction in the benchmark (degrees)
 SHAKEN = [("rummy3-7_", 15, 159.06), ("rummy-29_", 9, 25.18)]
+
+
+def shaken(data: bytes, length: int, angle: float) -> bytes:
+    """The photo blurred along a line ``length`` px long turned ``angle`` degrees."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return jpeg_bytes(cv2.filter2D(image, -1, kernel / kernel.sum()), quality=95)
 
 
 @pytest.mark.parametrize(("name_start", "length", "angle"), SHAKEN)
