@@ -12,7 +12,13 @@ smallest negative log-likelihood over the crops, or with ``--temperature`` the o
 and writes a copy whose 53 tile outputs are divided by T (the last layer's rows: the same
 network, every tile's logit scaled, so its readings' order is unchanged and only how sure it
 is moves). Its "no tile" output then sits against other tile logits; relearn that row
-alone (``train_reader --no-tile-only``) as the shipped reader's last stage did.
+alone (``train_reader --no-tile-only``) as the shipped reader's last stage did, or measure.
+Without ``--crops`` it only writes ``--out`` with the ``--temperature`` given:
+
+    .venv/bin/python -m training.calibrate_reader --reader /tmp/classic-r/C.onnx \
+        --temperature 1.02 --out companion/vision/models/reader.onnx
+
+(issue 29's candidate C/1.02, not shipped: docs/vision.md, "The classic design").
 """
 
 from __future__ import annotations
@@ -140,13 +146,22 @@ def main() -> None:
     parser.add_argument("--reader", type=Path, required=True)
     parser.add_argument("--shipped", type=Path,
                         default=Path("companion/vision/models/reader.onnx"))
-    parser.add_argument("--crops", type=Path, action="append", required=True)
+    parser.add_argument("--crops", type=Path, action="append", default=[],
+                        help="held-out crops to fit and report on (training.small_crops)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--temperature", type=float,
                         help="the temperature to write (default: the fitted one)")
     parser.add_argument("--without-no-tile", action="store_true",
                         help="write --out without the 'no tile' output (to grow it afresh)")
     args = parser.parse_args()
+    if not args.crops:
+        if args.out is None or args.temperature is None:
+            parser.error("without --crops, give --temperature and --out")
+        with_temperature(args.reader, args.out, args.temperature)
+        if args.without_no_tile:
+            without_no_tile(args.out, args.out)
+        print(f"wrote {args.out} (temperature {args.temperature:.2f})", flush=True)
+        return
     loaded = [SmallCrops.load(path) for path in args.crops]
     crops = np.concatenate([c.crops for c in loaded])
     labels = np.concatenate([c.labels for c in loaded])

@@ -29,7 +29,8 @@ _lock = threading.Lock()
 # For an 8-bit network (QLinearConv, training/quantize.py; none is shipped) it is the other way
 # round: the classic engine's int8 kernels are slower than its float ones (the reader 1.8 times,
 # the detector 1.4 times), the new engine's faster than classic float (the detector by about a
-# third, the reader by a fifth), so such a file is run there (docs/vision.md, "8-bit networks").
+# third, the reader by a fifth), so such a file is run there (docs/vision-history.md, "8-bit
+# networks").
 _CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 _NEW_ENGINE = getattr(cv2.dnn, "ENGINE_NEW", None)
 
@@ -67,7 +68,7 @@ ORIENTATIONS = 2  # its last two outputs: upright, upside down
 # from the tiles found, never taken beside a set, in the tile map or on a rack. At 0.5 it
 # dropped real tiles (two of the dense tables, one of a rack render); at 0.9 no set read
 # worse than without the output, at 0.98 the harder kinds kept an extra box
-# (docs/vision.md, "a no tile class for the reader").
+# (docs/vision-history.md, "a no tile class for the reader").
 NO_TILE = 0.9
 
 
