@@ -40,6 +40,12 @@ def start(client: FlaskClient) -> tuple[str, dict[str, str]]:
     return answer.json["id"], {"Authorization": f"Bearer {answer.json['edit_key']}"}
 
 
+def lasting_streams(client: FlaskClient) -> None:
+    """Streams that outlast the test's steps: with FAST_STREAMS' 0.4 s, a machine stalled for a
+    moment (a loaded CI worker) ended the stream before the last change reached it."""
+    client.application.config["LIVE_STREAM_SECONDS"] = 30.0
+
+
 def open_stream(client: FlaskClient, session_id: str, **kwargs: Any) -> Iterator[dict[str, str]]:
     answer = client.get(f"/api/v1/sessions/{session_id}/events", buffered=False, **kwargs)
     assert answer.status_code == 200
@@ -60,6 +66,7 @@ def session_without_links(client: FlaskClient, session_id: str) -> dict[str, Any
 
 def test_a_stream_sends_the_state_at_once_then_every_game_recorded_edited_or_undone(
         client: FlaskClient) -> None:
+    lasting_streams(client)
     session_id, key = start(client)
     events = open_stream(client, session_id)
     assert next(events) == {"retry": "700"}
@@ -109,6 +116,7 @@ def test_a_phone_that_slept_catches_up_from_its_last_event_id(client: FlaskClien
 
 
 def test_a_stream_is_told_when_its_session_is_deleted(client: FlaskClient) -> None:
+    lasting_streams(client)
     session_id, key = start(client)
     events = open_stream(client, session_id)
     next_game_event(events)
