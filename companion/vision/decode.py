@@ -257,6 +257,11 @@ class DecodedPhoto:
     height: int
     _finer: dict[int, np.ndarray] = field(default_factory=dict)
 
+    @classmethod
+    def of_image(cls, image: np.ndarray) -> DecodedPhoto:
+        """An image already decoded (a test's, a benchmark's), taken as the photo at full size."""
+        return cls(b"", image, 1, image.shape[1], image.shape[0])
+
     def at(self, factor: int) -> np.ndarray:
         """The photo decoded at 1/``factor`` of its size (1: full size)."""
         if factor == self.factor:

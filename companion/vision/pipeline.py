@@ -221,7 +221,7 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     the top of the photo instead.
     """
     if isinstance(photo, np.ndarray):
-        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+        photo = DecodedPhoto.of_image(photo)
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
     gain = exposure_gain(small_copy)
     image = brightened(photo.image, gain)
@@ -553,8 +553,7 @@ def prepared(image: np.ndarray, gain: float, light: LightMap | None) -> np.ndarr
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:
     """Read an already decoded BGR photo (see ``read_photo``)."""
-    return read_decoded(DecodedPhoto(b"", image, 1, image.shape[1], image.shape[0]),
-                        preset=preset)
+    return read_decoded(DecodedPhoto.of_image(image), preset=preset)
 
 
 def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoReading:

@@ -119,7 +119,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     down needs no second reading: the reader reads each tile at any turn, and the rack's up
     is the up its standing tiles share (``rack_rows``)."""
     if isinstance(photo, np.ndarray):
-        photo = DecodedPhoto(b"", photo, 1, photo.shape[1], photo.shape[0])
+        photo = DecodedPhoto.of_image(photo)
     try:
         read = find_and_read(photo)
     except PhotoError as error:
