@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -18,6 +19,8 @@ import companion
 from companion.web import create_app
 from tests.every_page import HttpBrowser, visit_every_page
 from tests.serving import free_port, server_environment, serving
+from tests.sse import HttpStream
+from tests.web.test_live_server import api
 
 COMPANION = [sys.executable, "-m", "companion"]
 
@@ -53,6 +56,22 @@ def test_serve_migrates_the_database_then_serves_every_page_with_a_log_line_each
     with sqlite3.connect(instance / "companion.sqlite") as database:
         assert database.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert database.execute("SELECT version_num FROM alembic_version").fetchone()
+
+
+def test_a_server_stopped_while_a_phone_watches_ends_the_stream_and_exits_cleanly(
+        tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) with a sheet open on a phone: the live stream is ended by the server,
+    not cancelled after Hypercorn's graceful timeout with a traceback in the log."""
+    environment = server_environment(COMPANION_INSTANCE=str(tmp_path / "instance"))
+    with serving([*COMPANION, "serve", "--threads", "3"], environment=environment,
+                 log=tmp_path / "server.log", cwd=tmp_path) as server:
+        created = api(server.url, "/api/v1/sessions", {"players": ["A", "B"]})
+        stream = HttpStream("127.0.0.1", int(server.url.rsplit(":", 1)[1]),
+                            f"/api/v1/sessions/{created['id']}/events")
+        assert stream.next_game()[1]["games_played"] == 0
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(timeout=30) == 0  # by itself: the stream did not hold it
+    assert "Traceback" not in server.log_text()
 
 
 def test_more_than_one_worker_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
