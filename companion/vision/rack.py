@@ -177,14 +177,15 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
         by_rack = start <= tiles.along[index] <= stop and lowest <= middle <= highest
         if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
             return False
-    if _tile_in_a_gap(photo, read, rack):
+    # the photo lit as its tiles were read (a dim photo brightened: under-exposed 1.5 stops,
+    # 12 of the 24 real racks lost their bar), for the gaps' crops and the bar alike
+    image = read.prepared(photo.image)
+    if _tile_in_a_gap(image, 1 / photo.factor, read, rack):
         return False
-    # the bar in the photo lit as its tiles were read (a dim photo brightened: under-exposed
-    # 1.5 stops, 12 of the 24 real racks lost their bar)
-    return bar_under(read.prepared(photo.image), 1 / photo.factor, tiles, rack.rows[-1])
+    return bar_under(image, 1 / photo.factor, tiles, rack.rows[-1])
 
 
-def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
+def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
     """Whether the reader reads a tile (P(no tile) under GAP_TILE) in a gap of a row wider
     than a tile, where the detector found none: a tile the rack was read without. (A reader
     with no "no tile" output gives P(no tile) 0: every gap then reads as a tile, unsure.)"""
@@ -201,7 +202,6 @@ def _tile_in_a_gap(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool
                                        foot - half]))
     if not slots:
         return False
-    image = read.prepared(photo.image)
-    crops = np.stack([crop_tile(image, corners / photo.factor) for corners in slots])
+    crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
     _, _, no_tile = read_crops(crops)
     return bool((no_tile < GAP_TILE).any())
