@@ -6,7 +6,10 @@ photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -18,6 +21,13 @@ from companion.vision.classes import JOKER_CLASS
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = MODELS / "detector.onnx"
 READER_FILE = MODELS / "reader.onnx"
+# The reader of the classic design's tiles (large bold numbers), fine-tuned from READER_FILE on
+# real classic crops (models/README.md): a photo the shipped reader reads poorly is read again
+# with it (pipeline.find_and_read).
+CLASSIC_READER_FILE = MODELS / "reader-classic.onnx"
+# the reader the photo in hand is read with (each thread and task its own): READER_FILE unless
+# ``reading_with`` says otherwise
+_reader: ContextVar[Path | None] = ContextVar("reader", default=None)
 
 # a cv2.dnn.Net keeps state between setInput and forward: one caller at a time
 _lock = threading.Lock()
@@ -53,6 +63,26 @@ def run(path: Path, blob: np.ndarray) -> np.ndarray:
         return np.array(net.forward(), copy=True)
 
 
+def reader_file() -> Path:
+    """The reader crops are read with now: READER_FILE, or the one ``reading_with`` set."""
+    return _reader.get() or READER_FILE
+
+
+@contextlib.contextmanager
+def reading_with(path: Path) -> Iterator[None]:
+    """Read every crop with the reader in ``path`` within the block (this thread or task only)."""
+    token = _reader.set(path)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def reading_classic(classic: bool = True) -> contextlib.AbstractContextManager[None]:
+    """Read with the classic design's reader within the block (when ``classic``)."""
+    return reading_with(CLASSIC_READER_FILE) if classic else contextlib.nullcontext()
+
+
 def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
     """Tile and core probabilities (2, H/2, W/2) for a BGR image whose sides are multiples of 16."""
     blob = letterboxed.astype(np.float32)[None].transpose(0, 3, 1, 2) / 255.0
@@ -86,7 +116,7 @@ def reader_knows_no_tile() -> bool:
     """Whether the reader has a "no tile" output. Without it, bare table reads as a joker
     (at up to 0.99), so no joker may be taken where no tile was found (beside a set, in the
     tile map, on a rack's re-outlined boxes)."""
-    return _reader_outputs(READER_FILE) > TILES + ORIENTATIONS
+    return _reader_outputs(reader_file()) > TILES + ORIENTATIONS
 
 
 def joker_may_stand(reading: np.ndarray, no_tile: float, threshold: float) -> bool:
@@ -138,7 +168,7 @@ def read_crops(crops: np.ndarray, *, least: float | np.ndarray = 0.0
     """
     as_cut = crops.astype(np.float32) / 255.0
     identity, no_tile, upside_down = _reading(
-        run(READER_FILE, np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2))))
+        run(reader_file(), np.ascontiguousarray(as_cut.transpose(0, 3, 1, 2))))
     likeliest = identity.max(axis=1)
     unsure = np.flatnonzero(((likeliest < SURE_ONE_WAY)
                              | (np.abs(upside_down - 0.5) < SURE_ONE_WAY - 0.5))
@@ -146,7 +176,7 @@ def read_crops(crops: np.ndarray, *, least: float | np.ndarray = 0.0
                             & ((likeliest + np.float32(1)) / np.float32(2) >= least))
     if len(unsure):
         turned = np.ascontiguousarray(as_cut[unsure, ::-1, ::-1].transpose(0, 3, 1, 2))
-        again, again_no_tile, again_upside_down = _reading(run(READER_FILE, turned))
+        again, again_no_tile, again_upside_down = _reading(run(reader_file(), turned))
         identity[unsure] = (identity[unsure] + again) / 2
         no_tile[unsure] = (no_tile[unsure] + again_no_tile) / 2
         upside_down[unsure] = (upside_down[unsure] + 1 - again_upside_down) / 2

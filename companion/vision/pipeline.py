@@ -34,7 +34,7 @@ from companion.vision.light import (
     shaded_table,
     table_light,
 )
-from companion.vision.networks import NO_TILE
+from companion.vision.networks import NO_TILE, reading_classic
 from companion.vision.quality import (
     TILES_TOO_SMALL,
     brightened,
@@ -115,6 +115,14 @@ DOUBLED_LONG = 1.8
 # Only boxes read as a tile at this or more tell the light by their face (light.py): a box of
 # bare board or table, read as nothing much, is no tile face.
 SHADE_PROBE = 0.3
+# A photo whose median tile the shipped reader reads under SECOND_DESIGN (every `valid/` photo
+# as taken reads at 0.91 or more; the classic design's real crops at 0.49) is read again
+# with the classic design's reader, kept when its median tile reads DESIGN_MARGIN surer
+# (the classic crops: 0.84). A refusal that comes from how the tiles read (blur, size,
+# light, every box read as no tile) is tried again so too.
+SECOND_DESIGN = 0.9
+DESIGN_MARGIN = 0.1
+REFUSED_BY_THE_READING = frozenset({"too_blurred", "too_small", "too_dark", "no_tiles"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,6 +141,7 @@ class ReadFound:
     # the shadow found across the tiles, divided out or not (the tiles may read as surely
     # without): a rack's bar is looked for with it divided out
     shade: LightMap | None = None
+    classic: bool = False  # read with the classic design's reader (find_and_read)
 
     def prepared(self, image: np.ndarray) -> np.ndarray:
         """A decode of the photo (any size) lit as its tiles were read."""
@@ -209,7 +218,40 @@ class _Boxes:
 
 
 def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) -> ReadFound:
-    """Find every tile in a photo and read it; PhotoError when there is none.
+    """Find every tile in a photo and read it (``found_and_read_with_one_reader``): with the
+    shipped reader, and, when it reads the photo poorly or refuses it, again with the classic
+    design's (``networks.reading_classic``). A photo's tiles are all of one design: the
+    reading whose median tile is read surer by DESIGN_MARGIN is kept (``ReadFound.classic``
+    says which). PhotoError when neither reads it (the shipped reader's refusal)."""
+    if isinstance(photo, np.ndarray):
+        photo = DecodedPhoto.of_image(photo)
+    try:
+        first = found_and_read_with_one_reader(photo, upright=upright)
+    except PhotoError as refused:
+        if refused.code not in REFUSED_BY_THE_READING:
+            raise
+        with reading_classic():
+            try:
+                return replace(found_and_read_with_one_reader(photo, upright=upright),
+                               classic=True)
+            except PhotoError:
+                raise refused from None
+    median = float(np.median(first.confidence))
+    if median >= SECOND_DESIGN:
+        return first
+    with reading_classic():
+        try:
+            second = found_and_read_with_one_reader(photo, upright=upright)
+        except PhotoError:
+            return first
+    if float(np.median(second.confidence)) >= median + DESIGN_MARGIN:
+        return replace(second, classic=True)
+    return first
+
+
+def found_and_read_with_one_reader(photo: DecodedPhoto, *, upright: bool = False) -> ReadFound:
+    """Find every tile in a photo and read it with the reader in use; PhotoError when there
+    is none.
 
     The tiles are found in ``photo.image`` (a JPEG decoded at a half or a quarter of its
     size); each tile is then cut from the smallest decode in which it is still at least
@@ -220,8 +262,6 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     almost square, and its long side may then lie across; it is read with its top towards
     the top of the photo instead.
     """
-    if isinstance(photo, np.ndarray):
-        photo = DecodedPhoto.of_image(photo)
     small_copy = shrunk(photo.image)  # for judging exposure and colour, made once
     gain = exposure_gain(small_copy)
     image = brightened(photo.image, gain)

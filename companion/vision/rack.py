@@ -45,7 +45,7 @@ from companion.core.tiles import Tile
 from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.errors import PhotoError
-from companion.vision.networks import read_crops
+from companion.vision.networks import read_crops, reading_classic
 from companion.vision.pipeline import ONE_WAY_UP, SIX_OR_NINE, ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
@@ -203,5 +203,6 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
     if not slots:
         return False
     crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
-    _, _, no_tile = read_crops(crops)
+    with reading_classic(read.classic):
+        _, _, no_tile = read_crops(crops)
     return bool((no_tile < GAP_TILE).any())
