@@ -1,6 +1,7 @@
-"""The reader on the validation split of the real classic crops, as the pipeline reads a crop.
+"""The classic design's reader on the validation split of the real classic crops, as the
+pipeline reads a crop of a photo it reads with that reader (``pipeline.find_and_read``).
 
-    .venv/bin/python -m benchmarks.classic_split [--reader candidate.onnx]
+    .venv/bin/python -m benchmarks.classic_split [--classic-reader candidate.onnx] [--shipped]
     (or ``benchmarks/vision.py --classic-split``)
 
 The crops are "Rummikub tile crops by christophrus, from github.com/christophrus/rummikub-counter
@@ -27,10 +28,12 @@ from companion.vision.pipeline import LOW_CONFIDENCE
 from training.classic import as_crop, classic_crops
 
 
-def classic_split() -> dict[str, object]:
+def classic_split(*, classic: bool = True) -> dict[str, object]:
+    """The split read by the classic design's reader (or, not ``classic``, the shipped one)."""
     _, valid = classic_crops()
     crops = np.stack([as_crop(cv2.imread(str(crop.path), cv2.IMREAD_COLOR)) for crop in valid])
-    identity, _, _ = networks.read_crops(crops)
+    with networks.reading_classic(classic):
+        identity, _, _ = networks.read_crops(crops)
     best, sure = identity.argmax(axis=1), identity.max(axis=1)
     right = np.array([b in crop.classes for b, crop in zip(best, valid)])
     misreads = Counter(f"{crop.number or 'joker'}→{TILE_CLASSES[b]}"
@@ -43,11 +46,14 @@ def classic_split() -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--reader", type=Path, help="this reader ONNX file, not the shipped one")
+    parser.add_argument("--classic-reader", type=Path,
+                        help="this classic reader ONNX file, not the shipped one")
+    parser.add_argument("--shipped", action="store_true",
+                        help="the shipped (current design's) reader instead")
     args = parser.parse_args()
-    if args.reader is not None:
-        networks.READER_FILE = args.reader
-    for key, value in classic_split().items():
+    if args.classic_reader is not None:
+        networks.CLASSIC_READER_FILE = args.classic_reader
+    for key, value in classic_split(classic=not args.shipped).items():
         print(f"  {key:20s} {value}")
 
 

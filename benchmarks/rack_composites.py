@@ -148,10 +148,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--reader", type=Path, help="a candidate reader.onnx")
+    parser.add_argument("--classic-reader", type=Path, help="a candidate reader-classic.onnx")
     args = parser.parse_args()
+    from companion.vision import networks
     if args.reader is not None:
-        from companion.vision import networks
         networks.READER_FILE = args.reader
+    if args.classic_reader is not None:
+        networks.CLASSIC_READER_FILE = args.classic_reader
     for design, figures in measure(args.count).items():
         print(design, figures, flush=True)
 

@@ -814,6 +814,8 @@ def main() -> None:
                         help="measure this reader ONNX file instead of the shipped one")
     parser.add_argument("--detector", type=Path,
                         help="measure this detector ONNX file instead of the shipped one")
+    parser.add_argument("--classic-reader", type=Path,
+                        help="measure this reader of the classic design instead of the shipped one")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     from companion.vision import networks
@@ -821,6 +823,8 @@ def main() -> None:
         networks.READER_FILE = args.reader
     if args.detector is not None:
         networks.DETECTOR_FILE = args.detector
+    if args.classic_reader is not None:
+        networks.CLASSIC_READER_FILE = args.classic_reader
     if args.jokers_anywhere:
         from companion.vision import refine
         refine.reader_knows_no_tile = lambda: True
