@@ -21,12 +21,14 @@ READER_FILE = MODELS / "reader.onnx"
 # onnxruntime, not cv2.dnn: on 2026-12-02 it ran the reader's 32 crops in 26–30 ms and the
 # detector's 640×480 look in 26–27 ms, against 29–30 and 43–47 ms for OpenCV 5.0's classic
 # engine (5.1 dropped that engine; its new one read the crops in 43–45 ms), with the same
-# outputs to 2e-5 (docs/vision-history.md, "onnxruntime"). It runs an 8-bit network
-# (QLinearConv, training/quantize.py) with its own int8 kernels.
+# outputs to 2e-5 (docs/vision-history.md, "onnxruntime for the networks"). It runs an 8-bit
+# network (QLinearConv, training/quantize.py) with its own int8 kernels.
 #
 # THREADS threads for one call, none spinning between calls: a photo's calls are small (a
 # detector look, batches of at most 16 crops), and a server reading several phones' photos
-# at once spreads them over its cores itself, one call per request thread.
+# at once spreads them over its cores itself, one call per request thread. Two threads read
+# the 12 MP photo of 15 tiles no sooner (2.07 times its decode against 2.05, 8 runs each on
+# the loaded 2-core machine) for more CPU (90 ms against 85).
 THREADS = 1
 
 
