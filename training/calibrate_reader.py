@@ -89,15 +89,13 @@ def without_no_tile(source: Path, target: Path, tiles: int = TILES) -> None:
 
 
 def raw_logits(path: Path, crops: np.ndarray) -> np.ndarray:
-    """The reader's logits for crops as cut (N, outputs), in batches, through cv2.dnn."""
-    import cv2
+    """The reader's logits for crops as cut (N, outputs), in batches, as the app runs it."""
+    from companion.vision import networks
 
-    net = cv2.dnn.readNetFromONNX(str(path))
     parts = []
     for start in range(0, len(crops), 256):
         blob = crops[start:start + 256].astype(np.float32).transpose(0, 3, 1, 2) / 255.0
-        net.setInput(np.ascontiguousarray(blob))
-        parts.append(np.array(net.forward(), copy=True))
+        parts.append(networks.run(path, np.ascontiguousarray(blob)))
     return np.concatenate(parts)
 
 

@@ -12,8 +12,9 @@ Three subcommands:
 
 None of these copies is shipped: measured, each was faster and read some benchmark set worse.
 
-onnxruntime is needed only here (a throwaway venv is enough: the app runs the result through
-``cv2.dnn``); see ``companion/vision/models/README.md`` and docs/vision.md, "8-bit networks".
+The quantizer is onnxruntime's own (``onnxruntime.quantization``, with the ``train`` extra's
+``onnx``), and the app runs the result as it runs the float files; see
+``companion/vision/models/README.md`` and docs/vision-history.md, "8-bit networks".
 """
 
 from __future__ import annotations
@@ -106,18 +107,16 @@ def quantize(model: Path, inputs: Path, out: Path, *, operator_format: bool, met
 
 
 def compare_speed(models: list[Path], inputs: Path, *, repeats: int, threads: int) -> None:
-    """CPU ms of each network in ``models`` (through ``networks._load``: an 8-bit one on the
-    new engine), interleaved, on the same inputs: the reader on 39 crops in calls of 15, 9,
+    """CPU ms of each network in ``models`` (through ``networks.run``, on ``threads``
+    onnxruntime threads), interleaved, on the same inputs: the reader on 39 crops in calls of 15, 9,
     9, 5 and 1 (as for the 12-megapixel photo of 15 tiles), the detector on a 512×384 and a
     1024×768 input cut from the collected ones."""
     import statistics
     import time
 
-    import cv2
-
     from companion.vision import networks
 
-    cv2.setNumThreads(threads)
+    networks.THREADS = threads  # before the first call opens the sessions
     stored = np.load(inputs)
     if "crops" in stored:
         crops = stored["crops"]

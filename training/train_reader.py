@@ -243,7 +243,7 @@ def onnx_outputs(path: Path) -> int:
 
 
 def export_reader(model: torch.nn.Module, path: Path) -> None:
-    """Write ``model`` as the ONNX file cv2.dnn reads (a batch of 64×48 crops in, logits out)."""
+    """Write ``model`` as the ONNX file the app runs (a batch of 64×48 crops in, logits out)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(path), dynamo=False,
                       input_names=["crop"], output_names=["logits"], opset_version=13,

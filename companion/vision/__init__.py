@@ -1,8 +1,8 @@
 """The photo reader: tiles on a table photo, read into sets and judged by the rules core;
 the tiles on a rack, read and valued.
 
-Runs on OpenCV and numpy only; the two small networks it uses ship as ONNX files in
-``models/`` and are trained by the scripts in ``training/``.
+Runs on OpenCV, numpy and onnxruntime; the two small networks it uses ship as ONNX files in
+``models/`` (run by onnxruntime) and are trained by the scripts in ``training/``.
 """
 
 from companion.vision.annotate import annotate, annotate_rack

@@ -1,4 +1,4 @@
-"""The two shipped ONNX networks, loaded once and run through ``cv2.dnn``.
+"""The two shipped ONNX networks, loaded once and run through onnxruntime.
 
 Both were trained by this project's own scripts (``training/``) on the "rummikub-nvypk"
 photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
@@ -7,14 +7,13 @@ photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
+import onnxruntime
 
 from companion.vision.classes import JOKER_CLASS
 
@@ -29,38 +28,36 @@ CLASSIC_READER_FILE = MODELS / "reader-classic.onnx"
 # ``reading_with`` says otherwise
 _reader: ContextVar[Path | None] = ContextVar("reader", default=None)
 
-# a cv2.dnn.Net keeps state between setInput and forward: one caller at a time
-_lock = threading.Lock()
-
-
-# OpenCV 5 runs ONNX files through its new engine unless told otherwise; on these two small
-# convolutional networks the classic engine is faster (the reader about 1.7 times, measured
-# on one thread), with the same outputs to 1e-5. OpenCV 4 has only the classic engine.
-# For an 8-bit network (QLinearConv, training/quantize.py; none is shipped) it is the other way
-# round: the classic engine's int8 kernels are slower than its float ones (the reader 1.8 times,
-# the detector 1.4 times), the new engine's faster than classic float (the detector by about a
-# third, the reader by a fifth), so such a file is run there (docs/vision-history.md, "8-bit
-# networks").
-_CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-_NEW_ENGINE = getattr(cv2.dnn, "ENGINE_NEW", None)
+# onnxruntime, not cv2.dnn: on 2026-12-02 it ran the reader's 32 crops in 26–30 ms and the
+# detector's 640×480 look in 26–27 ms, against 29–30 and 43–47 ms for OpenCV 5.0's classic
+# engine (5.1 dropped that engine; its new one read the crops in 43–45 ms), with the same
+# outputs to 2e-5 (docs/vision-history.md, "onnxruntime for the networks"). It runs an 8-bit
+# network (QLinearConv, training/quantize.py) with its own int8 kernels.
+#
+# THREADS threads for one call, none spinning between calls: a photo's calls are small (a
+# detector look, batches of at most 16 crops), and a server reading several phones' photos
+# at once spreads them over its cores itself, one call per request thread. Two threads read
+# the 12 MP photo of 15 tiles no sooner (2.07 times its decode against 2.05, 8 runs each on
+# the loaded 2-core machine) for more CPU (90 ms against 85).
+THREADS = 1
 
 
 @cache
-def _load(path: Path) -> cv2.dnn.Net:
-    if _CLASSIC_ENGINE is None:
-        return cv2.dnn.readNetFromONNX(str(path))
-    net = cv2.dnn.readNetFromONNX(str(path), _CLASSIC_ENGINE)
-    if _NEW_ENGINE is not None and "ConvolutionInt8" in net.getLayerTypes():
-        return cv2.dnn.readNetFromONNX(str(path), _NEW_ENGINE)
-    return net
+def _session(path: Path) -> onnxruntime.InferenceSession:
+    """One session per file, shared by every thread: onnxruntime's ``run`` is thread-safe
+    (and lets go of the GIL while it computes), so no lock is needed."""
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def run(path: Path, blob: np.ndarray) -> np.ndarray:
     """Run the network in ``path`` on an NCHW float32 blob; returns its (only) output."""
-    net = _load(path)
-    with _lock:
-        net.setInput(blob)
-        return np.array(net.forward(), copy=True)
+    session = _session(path)
+    return session.run(None, {session.get_inputs()[0].name: blob})[0]
 
 
 def reader_file() -> Path:

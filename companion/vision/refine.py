@@ -55,13 +55,13 @@ ROW_TALLEST = 1.6  # and at most this many tiles tall (glare or a shadow taken i
 BLANK = 0.1
 
 
-# cv2.dnn allocates its buffers anew whenever the shape of its input changes, and a photo's
-# batches change size from call to call (its tiles, then the unsure ones turned round, then
-# the alternatives...). For a batch of 54 crops that is about 60 MB of fresh pages each time:
-# on the 12 MP photo of 54 tiles, 16 000 page faults and 20–25 ms of system time per read,
-# about an eighth of it. In batches of at most this many the faults fell to ~850 (15 tiles
-# or fewer never faulted); the reader reads every crop the same, bit for bit, whatever
-# batch it is in, and at the same cost per crop.
+# A network's buffers grow with the largest batch it has been given, and a photo's batches
+# change size from call to call (its tiles, then the unsure ones turned round, then the
+# alternatives...). Through cv2.dnn, which allocated them anew at every new shape, one batch
+# of the 12 MP photo's 54 crops cost 16 000 page faults and 20–25 ms of system time per read;
+# through onnxruntime about 1 800 faults, and in batches of at most this many about 5 (both
+# measured on 2026-12-02). The reader reads every crop the same, bit for bit, whatever batch
+# it is in, and at the same cost per crop.
 READ_BATCH = 16
 
 

@@ -81,7 +81,7 @@ def test_a_groups_first_session_seats_four_players_in_order(phone: Any) -> None:
     phone.goto(group_url)
     phone.get_by_role("link", name="Start a session").click()
     picker = phone.locator(".member-pick")
-    assert picker.is_visible()
+    picker.wait_for()  # shown by the page's script once it has loaded
     assert picker.locator("button").all_inner_texts() == ["Ann", "Bob", "Cy"]
     picker.get_by_role("button", name="Cy").tap()
     picker.get_by_role("button", name="Ann").tap()
