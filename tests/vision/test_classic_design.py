@@ -1,0 +1,112 @@
+"""Photos of the classic tile design (large bold numbers) are read with its own reader.
+
+The shipped reader learned the current design from real photos; the classic design's reader
+(``networks.CLASSIC_READER_FILE``) is it fine-tuned on real classic crops ("Rummikub tile
+crops by christophrus, from github.com/christophrus/rummikub-counter (commit
+8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
+README"). A photo the shipped reader reads poorly, or refuses for how its tiles read, is read
+again with it (``pipeline.find_and_read``). The racks here are composed of the classic crops
+of the validation split, which neither reader learned from (``benchmarks.rack_composites``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.rack_composites import classic_tiles, compose
+from companion.vision import PhotoError, networks, pipeline, read_photo, read_rack
+from companion.vision.pipeline import find_and_read
+from tests.vision.conftest import labelled_photo
+
+
+def classic_rack(seed: int, tiers: int) -> tuple[bytes, list[int]]:
+    """A rack photo of real classic tiles (the numbers on it, 0 for a joker), as the
+    composed racks benchmark draws it."""
+    rng = np.random.default_rng([2900, seed])
+    per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
+    photo, numbers = compose(classic_tiles(), tiers, per_tier, rng, slant=seed % 2 == 1)
+    return cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), numbers
+
+
+def numbers_right(data: bytes, numbers: list[int]) -> int:
+    read = Counter(0 if tile.is_joker else tile.number for tile in read_rack(data).rack)
+    return sum((Counter(numbers) & read).values())
+
+
+@pytest.mark.parametrize(("seed", "tiers"), [(5, 3), (6, 1)])
+def test_a_rack_of_real_classic_tiles_is_read_with_the_classic_designs_reader(
+        seed: int, tiers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    data, numbers = classic_rack(seed, tiers)
+    assert numbers_right(data, numbers) == len(numbers)
+    monkeypatch.setattr(pipeline, "SECOND_DESIGN", 0.0)  # the shipped reader alone
+    assert numbers_right(data, numbers) <= 0.7 * len(numbers)
+
+
+def test_a_photo_of_the_current_design_read_surely_is_read_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    readers: list[object] = []
+    one_reader = pipeline.found_and_read_with_one_reader
+
+    def counted(*args, **options):  # type: ignore[no-untyped-def]
+        readers.append(networks.reader_file())
+        return one_reader(*args, **options)
+
+    monkeypatch.setattr(pipeline, "found_and_read_with_one_reader", counted)
+    data, labels = labelled_photo("rummy-11_")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert not find_and_read(image).classic
+    assert readers == [networks.READER_FILE]
+    assert len(read_photo(data).tiles) == len(labels)
+
+
+def test_a_refusal_for_how_the_tiles_read_is_tried_with_the_classic_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped reader's refusal stands when the classic reader refuses too; a refusal
+    that does not come from the reading (a black-and-white photo) is not tried again."""
+    data, numbers = classic_rack(6, 1)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    one_reader = pipeline.found_and_read_with_one_reader
+    refusing: set[object] = {networks.READER_FILE}
+    code = "too_blurred"
+
+    def refused_by(*args, **options):  # type: ignore[no-untyped-def]
+        if networks.reader_file() in refusing:
+            raise PhotoError(f"refused by {networks.reader_file().name}", code)
+        return one_reader(*args, **options)
+
+    monkeypatch.setattr(pipeline, "found_and_read_with_one_reader", refused_by)
+    assert find_and_read(image).classic
+    refusing.add(networks.CLASSIC_READER_FILE)
+    with pytest.raises(PhotoError, match="reader.onnx"):
+        find_and_read(image)
+    refusing.discard(networks.CLASSIC_READER_FILE)
+    code = "black_and_white"
+    with pytest.raises(PhotoError, match="reader.onnx"):
+        find_and_read(image)
+
+
+def test_each_thread_reads_with_its_own_reader() -> None:
+    """A server reads several phones' photos at once: one read with the classic reader does
+    not make another thread's read so."""
+    inside, outside = threading.Event(), threading.Event()
+    seen: dict[str, object] = {}
+
+    def classic() -> None:
+        with networks.reading_classic():
+            inside.set()
+            outside.wait(5)
+            seen["classic thread"] = networks.reader_file()
+
+    thread = threading.Thread(target=classic)
+    thread.start()
+    inside.wait(5)
+    seen["other thread"] = networks.reader_file()
+    outside.set()
+    thread.join(5)
+    assert seen == {"classic thread": networks.CLASSIC_READER_FILE,
+                    "other thread": networks.READER_FILE}
