@@ -3,8 +3,10 @@
     nice -n 10 .venv/bin/python -m training.train_classic [--iterations 700] \
         [--out /tmp/reader-classic.onnx]
 
-Starts from ``companion/vision/models/reader.onnx`` (batch norms kept as its export folded
-them) and learns, in each batch:
+The shipped ``companion/vision/models/reader-classic.onnx`` came from this (the command is in
+``companion/vision/models/README.md``): photos the shipped reader reads poorly are read again
+with it (``pipeline.find_and_read``). Starts from ``companion/vision/models/reader.onnx``
+(batch norms kept as its export folded them) and learns, in each batch:
 
 - real crops of the classic design (``training.classic``: "Rummikub tile crops by
   christophrus, from github.com/christophrus/rummikub-counter (commit
