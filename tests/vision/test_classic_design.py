@@ -38,13 +38,13 @@ def numbers_right(data: bytes, numbers: list[int]) -> int:
     return sum((Counter(numbers) & read).values())
 
 
-@pytest.mark.parametrize(("seed", "tiers"), [(5, 3), (6, 1)])
+@pytest.mark.parametrize(("seed", "tiers"), [(1, 2), (6, 1), (10, 2)])
 def test_a_rack_of_real_classic_tiles_is_read_with_the_classic_designs_reader(
         seed: int, tiers: int, monkeypatch: pytest.MonkeyPatch) -> None:
     data, numbers = classic_rack(seed, tiers)
     assert numbers_right(data, numbers) == len(numbers)
     monkeypatch.setattr(pipeline, "SECOND_DESIGN", 0.0)  # the shipped reader alone
-    assert numbers_right(data, numbers) <= 0.7 * len(numbers)
+    assert numbers_right(data, numbers) <= len(numbers) - 2
 
 
 def test_a_photo_of_the_current_design_read_surely_is_read_once(
