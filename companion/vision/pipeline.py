@@ -225,26 +225,24 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     says which). PhotoError when neither reads it (the shipped reader's refusal)."""
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto.of_image(photo)
+    first: ReadFound | None = None
     try:
         first = found_and_read_with_one_reader(photo, upright=upright)
     except PhotoError as refused:
         if refused.code not in REFUSED_BY_THE_READING:
             raise
-        with reading_classic():
-            try:
-                return replace(found_and_read_with_one_reader(photo, upright=upright),
-                               classic=True)
-            except PhotoError:
-                raise refused from None
-    median = float(np.median(first.confidence))
-    if median >= SECOND_DESIGN:
+        refusal = refused
+    if first is not None and float(np.median(first.confidence)) >= SECOND_DESIGN:
         return first
     with reading_classic():
         try:
             second = found_and_read_with_one_reader(photo, upright=upright)
         except PhotoError:
+            if first is None:
+                raise refusal from None
             return first
-    if float(np.median(second.confidence)) >= median + DESIGN_MARGIN:
+    if first is None or (float(np.median(second.confidence))
+                         >= float(np.median(first.confidence)) + DESIGN_MARGIN):
         return replace(second, classic=True)
     return first
 
