@@ -22,6 +22,11 @@ from benchmarks.rack_composites import classic_tiles, compose
 from companion.vision import PhotoError, networks, pipeline, read_photo, read_rack
 from companion.vision.pipeline import find_and_read
 from tests.vision.conftest import labelled_photo
+from training.classic import CLASSIC_ROOT
+
+needs_the_classic_crops = pytest.mark.skipif(
+    not CLASSIC_ROOT.is_dir(), reason=f"the classic crops are not at {CLASSIC_ROOT} "
+    "(../shared/vision-data beside the checkout, or COMPANION_CLASSIC_DATA)")
 
 
 def classic_rack(seed: int, tiers: int) -> tuple[bytes, list[int]]:
@@ -38,6 +43,7 @@ def numbers_right(data: bytes, numbers: list[int]) -> int:
     return sum((Counter(numbers) & read).values())
 
 
+@needs_the_classic_crops
 @pytest.mark.parametrize(("seed", "tiers"), [(1, 2), (6, 1), (10, 2)])
 def test_a_rack_of_real_classic_tiles_is_read_with_the_classic_designs_reader(
         seed: int, tiers: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -64,11 +70,12 @@ def test_a_photo_of_the_current_design_read_surely_is_read_once(
     assert len(read_photo(data).tiles) == len(labels)
 
 
+@needs_the_classic_crops
 def test_a_refusal_for_how_the_tiles_read_is_tried_with_the_classic_reader(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped reader's refusal stands when the classic reader refuses too; a refusal
     that does not come from the reading (a black-and-white photo) is not tried again."""
-    data, numbers = classic_rack(6, 1)
+    data, _ = classic_rack(6, 1)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     one_reader = pipeline.found_and_read_with_one_reader
     refusing: set[object] = {networks.READER_FILE}
