@@ -225,26 +225,36 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     says which). PhotoError when neither reads it (the shipped reader's refusal)."""
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto.of_image(photo)
-    first: ReadFound | None = None
     try:
         first = found_and_read_with_one_reader(photo, upright=upright)
     except PhotoError as refused:
         if refused.code not in REFUSED_BY_THE_READING:
             raise
-        refusal = refused
-    if first is not None and float(np.median(first.confidence)) >= SECOND_DESIGN:
+        # The refusal's traceback holds the first reading's images: let them go before the
+        # second reading, and keep the refusal only inside this block (a refusal kept in a
+        # local outlives the call in a cycle with its own frame, holding them until the
+        # collector runs: a server kept 150 MB after sixteen hostile photos).
+        refused.with_traceback(None)
+        second = _read_as_classic(photo, upright=upright)
+        if second is None:
+            raise
+        return second
+    median = float(np.median(first.confidence))
+    if median >= SECOND_DESIGN:
         return first
+    second = _read_as_classic(photo, upright=upright)
+    if second is not None and float(np.median(second.confidence)) >= median + DESIGN_MARGIN:
+        return second
+    return first
+
+
+def _read_as_classic(photo: DecodedPhoto, *, upright: bool) -> ReadFound | None:
+    """The photo found and read with the classic design's reader; None when it refuses."""
     with reading_classic():
         try:
-            second = found_and_read_with_one_reader(photo, upright=upright)
+            return replace(found_and_read_with_one_reader(photo, upright=upright), classic=True)
         except PhotoError:
-            if first is None:
-                raise refusal from None
-            return first
-    if first is None or (float(np.median(second.confidence))
-                         >= float(np.median(first.confidence)) + DESIGN_MARGIN):
-        return replace(second, classic=True)
-    return first
+            return None
 
 
 def found_and_read_with_one_reader(photo: DecodedPhoto, *, upright: bool = False) -> ReadFound:

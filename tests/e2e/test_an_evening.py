@@ -125,7 +125,8 @@ def test_the_league_and_the_charts_fit_a_360_px_phone(phone: Any) -> None:
                                  "Christabella": "-56"})
     chart = phone.locator(".sheet-chart img")
     chart.wait_for()
-    phone.wait_for_function("() => document.querySelector('.sheet-chart img').complete")
+    phone.wait_for_function(
+        "() => document.querySelector('.sheet-chart img').currentSrc !== ''")
     assert "size=phone" in chart.evaluate("img => img.currentSrc")  # drawn for the phone
 
     phone.goto(group_url)
@@ -137,6 +138,8 @@ def test_the_league_and_the_charts_fit_a_360_px_phone(phone: Any) -> None:
     phone.locator("table.league a", has_text="Alexandrina").click()
     player_chart = phone.locator(".player-chart img")
     player_chart.wait_for()
+    phone.wait_for_function(
+        "() => document.querySelector('.player-chart img').currentSrc !== ''")
     assert "size=phone" in player_chart.evaluate("img => img.currentSrc")
 
 

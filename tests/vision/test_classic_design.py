@@ -11,7 +11,9 @@ of the validation split, which neither reader learned from (``benchmarks.rack_co
 
 from __future__ import annotations
 
+import gc
 import threading
+import types
 from collections import Counter
 
 import cv2
@@ -117,3 +119,26 @@ def test_each_thread_reads_with_its_own_reader() -> None:
     thread.join(5)
     assert seen == {"classic thread": networks.CLASSIC_READER_FILE,
                     "other thread": networks.READER_FILE}
+
+
+def test_a_photo_both_readers_refuse_is_let_go_at_once() -> None:
+    """A refusal kept past its ``except`` sits in a cycle with its own frame, and the images
+    of the reading stay held until the cycle collector runs: a server kept 150 MB after
+    sixteen hostile photos (tests/web/test_side_doors.py). Refused photos free them at once."""
+    blank = np.full((1500, 2000, 3), (200, 200, 190), np.uint8)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        with pytest.raises(PhotoError) as refused:
+            find_and_read(blank)
+        assert refused.value.code == "no_tiles"
+        del refused
+        gc.collect()
+        held = [type(each).__name__ for each in gc.garbage
+                if isinstance(each, PhotoError | types.FrameType)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert held == []
