@@ -65,13 +65,6 @@ def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
             slant: bool) -> tuple[np.ndarray, list]:
     """A 1280 × 960 photo of a black rack holding ``tiers`` rows of ``per_tier`` tiles drawn
     from ``tiles``; returns it and the labels of the tiles on it."""
-    photo, labels, _ = compose_with_centres(tiles, tiers, per_tier, rng, slant=slant)
-    return photo, labels
-
-
-def compose_with_centres(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
-                         slant: bool) -> tuple[np.ndarray, list, np.ndarray]:
-    """``compose``, and where each tile's centre lies in the photo (N, 2)."""
     width, height = 1280, 960
     table = rng.uniform(25, 60)
     photo = np.full((height, width, 3), table, np.float32)
@@ -85,7 +78,7 @@ def compose_with_centres(tiles: list, tiers: int, per_tier: int, rng: np.random.
     top = bottom - tiers * (TILE_H + ledge) - 20
     board = rng.uniform(8, 22)
     photo[top:bottom, left:left + rack_w] = board
-    labels, centres = [], []
+    labels = []
     for tier in range(tiers):
         feet = bottom - ledge - tier * (TILE_H + ledge)
         photo[feet:feet + ledge, left:left + rack_w] = board + 14  # the ledge catches light
@@ -96,20 +89,16 @@ def compose_with_centres(tiles: list, tiers: int, per_tier: int, rng: np.random.
             x = start + k * pitch
             photo[feet - TILE_H:feet, x:x + TILE_W] = cut
             labels.append(label)
-            centres.append((x + TILE_W / 2, feet - TILE_H / 2))
-    points = np.float32(centres).reshape(-1, 1, 2)
     if slant:
         squeeze = rng.uniform(0.05, 0.2) * width
         source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
         target = np.float32([[squeeze, 0], [width - squeeze, 0], [width, height], [0, height]])
-        keystone = cv2.getPerspectiveTransform(source, target)
-        photo = cv2.warpPerspective(photo, keystone, (width, height),
-                                    borderMode=cv2.BORDER_REFLECT)
+        photo = cv2.warpPerspective(photo, cv2.getPerspectiveTransform(source, target),
+                                    (width, height), borderMode=cv2.BORDER_REFLECT)
         turn = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(-12, 12), 1.0)
         photo = cv2.warpAffine(photo, turn, (width, height), borderMode=cv2.BORDER_REFLECT)
-        points = cv2.transform(cv2.perspectiveTransform(points, keystone), turn)
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
-    return np.clip(photo, 0, 255).astype(np.uint8), labels, points.reshape(-1, 2)
+    return np.clip(photo, 0, 255).astype(np.uint8), labels
 
 
 def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:

@@ -54,14 +54,9 @@ class ClassicCrop:
     @property
     def classes(self) -> list[int]:
         """The reader's classes this crop may be (the four colours of its number, or the joker)."""
-        return number_classes(self.number)
-
-
-def number_classes(number: int) -> list[int]:
-    """The reader's classes of a number in any colour (0: the joker)."""
-    if number == 0:
-        return [JOKER_CLASS]
-    return [CLASS_INDEX[f"{colour}{number}"] for colour in COLOURS]
+        if self.number == 0:
+            return [JOKER_CLASS]
+        return [CLASS_INDEX[f"{colour}{self.number}"] for colour in COLOURS]
 
 
 def _in(runs: tuple[tuple[int, int], ...], number: int, grow: int = 0) -> bool:

@@ -22,10 +22,7 @@ with it (``pipeline.find_and_read``). Starts from ``companion/vision/models/read
 - with ``--synthetic DIR`` (a ``training.render_synthetic`` cache; may be given more than
   once), tiles of those renders, taught as the ``train/`` tiles are (labels and the shipped
   reader's outputs), ``--synthetic-share`` of each batch: what the renders prove (the harder
-  kinds, the classic faces, shadows) is kept beside the real crops;
-- with ``--framed FILE`` (``training.framed_classic``), ``--framed-share`` of the classic
-  crops are training crops as the pipeline frames them on a composed rack (its outline, a
-  neighbour's edge, the ledge, the photo's blur and slant), not as their source boxed them.
+  kinds, the classic faces, shadows) is kept beside the real crops.
 
 Prints the numbers read right on the classic validation split (``training.classic``:
 crop numbers 600–799 and 2100–2299, never learned from) before and after.
@@ -44,7 +41,7 @@ import torch.nn.functional as F
 
 from companion.vision.classes import JOKER_CLASS, NO_TILE_CLASS
 from training.augment import photometric
-from training.classic import ClassicCrop, as_crop, classic_crops, jittered_crop, number_classes
+from training.classic import ClassicCrop, as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
 from training.networks import TileReader, freeze_norms, load_folded_onnx, set_cosine_learning_rate
 from training.train_reader import (
@@ -65,16 +62,16 @@ TILES = 53
 IDENTITIES = TILES + 1  # and "no tile"
 
 
-def classic_target(number: int, teacher_tiles: torch.Tensor) -> torch.Tensor:
+def classic_target(crop: ClassicCrop, teacher_tiles: torch.Tensor) -> torch.Tensor:
     """The target over the 54 identities: the crop's number, its colour as the teacher reads
     it (the teacher's probabilities summed over the numbers of each colour)."""
     target = torch.zeros(IDENTITIES)
-    if number == 0:
+    if crop.number == 0:
         target[JOKER_CLASS] = 1.0
         return target
     colours = torch.softmax(teacher_tiles[:TILES - 1], 0).reshape(4, 13).sum(1)
     colours = colours / colours.sum()
-    for colour, index in enumerate(number_classes(number)):
+    for colour, index in enumerate(crop.classes):
         target[index] = colours[colour]
     return target
 
@@ -108,10 +105,6 @@ def main() -> None:
                         help="a cache of renders (training.render_synthetic) to learn from too")
     parser.add_argument("--synthetic-share", type=float, default=0.25,
                         help="share of each batch drawn from --synthetic (when given)")
-    parser.add_argument("--framed", type=Path, help="classic crops as the pipeline frames "
-                        "them (training.framed_classic) to learn too")
-    parser.add_argument("--framed-share", type=float, default=0.5,
-                        help="share of the classic crops drawn from --framed (when given)")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--init-onnx", type=Path, default=SHIPPED)
@@ -129,17 +122,11 @@ def main() -> None:
     images = {str(p.path): p.image() for p in photos}
     current = real_samples(photos, images)
     negatives = no_tile_samples(outlines_by_picture(current), images, 8, rng)
-    framed_crops, framed_numbers = np.zeros((0, 64, 48, 3), np.uint8), np.zeros(0, int)
-    if args.framed is not None:
-        with np.load(args.framed) as framed:
-            framed_crops, framed_numbers = framed["crops"], framed["numbers"]
-    framed_share = args.framed_share if len(framed_crops) else 0.0
     rendered = [sample for folder in args.synthetic for sample in synthetic_samples(folder, images)]
     synthetic_share = args.synthetic_share if rendered else 0.0
     print(f"{len(classic_train)} classic crops to learn, {len(classic_valid)} to check; "
           f"{len(current)} current-design tiles, {len(rendered)} rendered tiles, "
-          f"{len(negatives)} boxes of no tile, {len(framed_crops)} classic crops as framed",
-          flush=True)
+          f"{len(negatives)} boxes of no tile", flush=True)
 
     outputs = onnx_outputs(args.init_onnx)
     assert outputs == IDENTITIES + 2, f"{args.init_onnx}: a reader with a 'no tile' output"
@@ -161,18 +148,13 @@ def main() -> None:
         crops, turns = [], []
         for draw in kinds:
             if draw < args.classic_share:
-                if rng.random() < framed_share:  # framed as the pipeline cut it: as it is
-                    pick = int(rng.integers(len(framed_crops)))
-                    image, number = framed_crops[pick], int(framed_numbers[pick])
-                else:
-                    crop = classic_train[int(rng.integers(len(classic_train)))]
-                    image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest)
-                    number = crop.number
+                crop = classic_train[int(rng.integers(len(classic_train)))]
+                image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest)
                 image = photometric(image, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
                 turn = int(rng.random() < 0.5)
                 if turn:
                     image = np.ascontiguousarray(image[::-1, ::-1])
-                classic_rows.append((len(crops), number))
+                classic_rows.append((len(crops), crop))
             else:
                 pool = (negatives if draw < args.classic_share + args.no_tile_share else
                         rendered if draw < args.classic_share + args.no_tile_share + synthetic_share
@@ -194,8 +176,8 @@ def main() -> None:
         loss = torch.zeros(())
         if classic_rows:
             rows = torch.tensor([row for row, _ in classic_rows])
-            targets = torch.stack([classic_target(number, taught[row, :TILES])
-                                   for row, number in classic_rows])
+            targets = torch.stack([classic_target(crop, taught[row, :TILES])
+                                   for row, crop in classic_rows])
             loss = loss + args.classic_share * (
                 -(targets * F.log_softmax(identity[rows], 1)).sum(1).mean()
                 + 0.5 * F.cross_entropy(orientation[rows], turns_t[rows]))
