@@ -11,8 +11,10 @@ a turn), each through a JPEG. The classic crops have no colour label: there a ti
 read right when its number is. The issue's case, 13 large tiles on one black tier against a
 dark table, is the one-tier kind.
 
-Per design: racks found, read exactly, tiles read right, values right, and wrong values shown
-as sure (every tile of the rack read surely, the value wrong), and right values shown sure.
+Per design: racks found, read exactly, tiles read right, tiles found but left off the rack,
+tiles not found at all (no outline read holds the tile's centre), values right, and wrong
+values shown as sure (every tile of the rack read surely, the value wrong), and right values
+shown sure.
 """
 
 from __future__ import annotations
@@ -65,40 +67,76 @@ def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
             slant: bool) -> tuple[np.ndarray, list]:
     """A 1280 × 960 photo of a black rack holding ``tiers`` rows of ``per_tier`` tiles drawn
     from ``tiles``; returns it and the labels of the tiles on it."""
+    photo, labels, _ = compose_rack(tiles, tiers, per_tier, rng, slant=slant)
+    return photo, labels
+
+
+def compose_rack(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
+                 slant: bool, tile_scale: float = 1.0, table: tuple[float, float] = (25, 60),
+                 board: tuple[float, float] = (8, 22)) -> tuple[np.ndarray, list, list[np.ndarray]]:
+    """``compose``, its tiles drawn ``tile_scale`` times TILE_W × TILE_H on a table and a rack
+    board as bright as the ranges given; also returns each tile's outline in the photo (four
+    corners, clockwise from the top left), as a render's answer holds them."""
     width, height = 1280, 960
-    table = rng.uniform(25, 60)
-    photo = np.full((height, width, 3), table, np.float32)
+    tile_w, tile_h = round(TILE_W * tile_scale), round(TILE_H * tile_scale)
+    photo = np.full((height, width, 3), rng.uniform(*table), np.float32)
     photo += rng.normal(0, 6, (height, width, 1)).astype(np.float32)  # grain
     photo[..., 2] += rng.uniform(0, 15)  # a warm wood
-    pitch = TILE_W + 4
+    pitch = tile_w + round(4 * tile_scale)
     rack_w = 14 * pitch + 40
     left = (width - rack_w) // 2
-    ledge = 26
+    ledge = round(26 * tile_scale)
     bottom = height - 180
-    top = bottom - tiers * (TILE_H + ledge) - 20
-    board = rng.uniform(8, 22)
-    photo[top:bottom, left:left + rack_w] = board
-    labels = []
+    top = bottom - tiers * (tile_h + ledge) - 20
+    shade = rng.uniform(*board)
+    photo[top:bottom, left:left + rack_w] = shade
+    labels, outlines = [], []
     for tier in range(tiers):
-        feet = bottom - ledge - tier * (TILE_H + ledge)
-        photo[feet:feet + ledge, left:left + rack_w] = board + 14  # the ledge catches light
+        feet = bottom - ledge - tier * (tile_h + ledge)
+        photo[feet:feet + ledge, left:left + rack_w] = shade + 14  # the ledge catches light
         count = per_tier if tier == 0 else max(1, per_tier - int(rng.integers(0, 4)))
         start = left + 20 + int(rng.integers(0, max(1, (14 - count) * pitch)))
         for k in range(count):
             cut, label = tiles[int(rng.integers(len(tiles)))]
+            if cut.shape[:2] != (tile_h, tile_w):
+                cut = cv2.resize(cut, (tile_w, tile_h), interpolation=cv2.INTER_AREA)
             x = start + k * pitch
-            photo[feet - TILE_H:feet, x:x + TILE_W] = cut
+            photo[feet - tile_h:feet, x:x + tile_w] = cut
             labels.append(label)
+            outlines.append(np.float32([[x, feet - tile_h], [x + tile_w, feet - tile_h],
+                                        [x + tile_w, feet], [x, feet]]))
     if slant:
         squeeze = rng.uniform(0.05, 0.2) * width
         source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
         target = np.float32([[squeeze, 0], [width - squeeze, 0], [width, height], [0, height]])
-        photo = cv2.warpPerspective(photo, cv2.getPerspectiveTransform(source, target),
-                                    (width, height), borderMode=cv2.BORDER_REFLECT)
+        keystone = cv2.getPerspectiveTransform(source, target)
+        # the edge pixels drawn out, not mirrored: a mirror showed tiles no label holds
+        edge = cv2.BORDER_REPLICATE
+        photo = cv2.warpPerspective(photo, keystone, (width, height), borderMode=edge)
         turn = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(-12, 12), 1.0)
-        photo = cv2.warpAffine(photo, turn, (width, height), borderMode=cv2.BORDER_REFLECT)
+        photo = cv2.warpAffine(photo, turn, (width, height), borderMode=edge)
+        outlines = [cv2.transform(cv2.perspectiveTransform(o[None], keystone), turn)[0]
+                    for o in outlines]
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
-    return np.clip(photo, 0, 255).astype(np.uint8), labels
+    return np.clip(photo, 0, 255).astype(np.uint8), labels, outlines
+
+
+def where_found(outlines: list[np.ndarray], reading) -> list[str]:
+    """For each tile composed, whether the reading has it on the rack, found but left off
+    (``ignored``), or not found at all: no outline read holds the tile's centre."""
+    def holds(outline, point) -> bool:
+        contour = np.array(outline, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, point, False) >= 0
+    placed = []
+    for outline in outlines:
+        centre = tuple(float(v) for v in outline.mean(axis=0))
+        if any(holds(tile.outline, centre) for tile in reading.tiles):
+            placed.append("on the rack")
+        elif any(holds(other, centre) for other in reading.ignored):
+            placed.append("left off")
+        else:
+            placed.append("not found")
+    return placed
 
 
 def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
@@ -110,7 +148,7 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
             rng = np.random.default_rng([seed, n])
             tiers = 1 + n % 3
             per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-            photo, labels = compose(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+            photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
             _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             tally["tiles"] += len(labels)
             try:
@@ -118,6 +156,9 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
             except PhotoError:
                 continue
             tally["found"] += 1
+            placed = where_found(outlines, reading)
+            tally["tiles left off"] += placed.count("left off")
+            tally["tiles not found"] += placed.count("not found")
             if isinstance(labels[0], Tile):
                 truth = Counter(labels)
                 read = Counter(reading.rack)
@@ -138,6 +179,8 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
         results[design] = {"found": f"{tally['found']}/{count}",
                            "exact": f"{tally['exact']}/{count}",
                            "tiles read right": f"{tally['right']}/{tally['tiles']}",
+                           "tiles left off": tally["tiles left off"],
+                           "tiles not found": tally["tiles not found"],
                            "value right": f"{tally['value right']}/{count}",
                            "right value shown sure": tally["right value shown sure"],
                            "wrong value shown sure": tally["wrong value shown sure"]}
@@ -147,6 +190,9 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=2900, help="the first of the racks' seeds")
+    parser.add_argument("--detector", type=Path, help="a candidate detector.onnx")
+    parser.add_argument("--classic-detector", type=Path, help="a candidate detector-classic.onnx")
     parser.add_argument("--reader", type=Path, help="a candidate reader.onnx")
     parser.add_argument("--classic-reader", type=Path, help="a candidate reader-classic.onnx")
     args = parser.parse_args()
@@ -155,7 +201,11 @@ def main() -> None:
         networks.READER_FILE = args.reader
     if args.classic_reader is not None:
         networks.CLASSIC_READER_FILE = args.classic_reader
-    for design, figures in measure(args.count).items():
+    if args.detector is not None:
+        networks.DETECTOR_FILE = args.detector
+    if args.classic_detector is not None:
+        networks.CLASSIC_DETECTOR_FILE = args.classic_detector
+    for design, figures in measure(args.count, args.seed).items():
         print(design, figures, flush=True)
 
 

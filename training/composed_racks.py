@@ -1,0 +1,67 @@
+"""Rack photos composed of the classic training crops, cached as renders for the detector.
+
+    .venv/bin/python -m training.composed_racks [--count 240] [--out /tmp/composed-classic]
+
+Each is ``benchmarks.rack_composites.compose_rack``'s drawn rack of one to three tiers, its
+tiles real classic crops from the training side of ``training.classic`` (never its validation
+split, which the benchmark composes from), drawn at 0.55–1.05 of the benchmark's size on
+tables and rack boards from dark to light, half at a slant, through a JPEG. The answers hold
+each tile's outline (and its number, 0 for a joker): ``train_detector --extra-synthetic``
+learns from them where a classic tile is; the reader does not learn from them (the crops
+themselves teach it, ``train_classic``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from benchmarks.rack_composites import TILE_H, TILE_W, compose_rack
+from training.classic import classic_crops
+
+FIRST_SEED = 7_200_000
+
+
+def training_tiles() -> list[tuple[np.ndarray, int]]:
+    """The classic training crops at TILE_W × TILE_H, with their numbers (0: joker)."""
+    train, _ = classic_crops()
+    return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
+                        interpolation=cv2.INTER_AREA), crop.number) for crop in train]
+
+
+def write_composed(count: int, out: Path, first_seed: int = FIRST_SEED) -> None:
+    tiles = training_tiles()
+    out.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        rng = np.random.default_rng([first_seed, n])
+        tiers = 1 + n % 3
+        light_table = rng.random() < 0.4
+        table = (120.0, 210.0) if light_table else (20.0, 70.0)
+        board = (90.0, 170.0) if rng.random() < 0.3 else (5.0, 40.0)
+        photo, numbers, outlines = compose_rack(
+            tiles, tiers, int(rng.integers(5, 14)), rng, slant=bool(rng.random() < 0.5),
+            tile_scale=float(rng.uniform(0.55, 1.05)), table=table, board=board)
+        stem = out / f"composed-{n:04d}"
+        cv2.imwrite(str(stem.with_suffix(".jpg")), photo,
+                    [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+        answer = [{"number": number, "outline": outline.tolist()}
+                  for number, outline in zip(numbers, outlines, strict=True)]
+        stem.with_suffix(".json").write_text(json.dumps(answer))
+    print(f"wrote {count} composed racks to {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=240)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/composed-classic"))
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    args = parser.parse_args()
+    write_composed(args.count, args.out, args.first_seed)
+
+
+if __name__ == "__main__":
+    main()
