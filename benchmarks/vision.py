@@ -457,7 +457,8 @@ class _NetworkClock:
             try:
                 return run(path, blob)
             finally:
-                part = "detector" if path == networks.DETECTOR_FILE else "reader"
+                detectors = (networks.DETECTOR_FILE, networks.CLASSIC_DETECTOR_FILE)
+                part = "detector" if path in detectors else "reader"
                 self.cpu_ms[part] += (time.process_time() - started) * 1000
                 self.crops += len(blob) if part == "reader" else 0
 
@@ -816,6 +817,8 @@ def main() -> None:
                         help="measure this detector ONNX file instead of the shipped one")
     parser.add_argument("--classic-reader", type=Path,
                         help="measure this reader of the classic design instead of the shipped one")
+    parser.add_argument("--classic-detector", type=Path,
+                        help="measure this detector of the classic design instead of the shipped one")
     args = parser.parse_args()
     cv2.setNumThreads(2)
     from companion.vision import networks
@@ -825,6 +828,8 @@ def main() -> None:
         networks.DETECTOR_FILE = args.detector
     if args.classic_reader is not None:
         networks.CLASSIC_READER_FILE = args.classic_reader
+    if args.classic_detector is not None:
+        networks.CLASSIC_DETECTOR_FILE = args.classic_detector
     if args.jokers_anywhere:
         from companion.vision import refine
         refine.reader_knows_no_tile = lambda: True

@@ -20,13 +20,16 @@ from companion.vision.classes import JOKER_CLASS
 MODELS = Path(__file__).resolve().parent / "models"
 DETECTOR_FILE = MODELS / "detector.onnx"
 READER_FILE = MODELS / "reader.onnx"
-# The reader of the classic design's tiles (large bold numbers), fine-tuned from READER_FILE on
-# real classic crops (models/README.md): a photo the shipped reader reads poorly is read again
-# with it (pipeline.find_and_read).
+# The classic design's networks (large bold numbers): the reader fine-tuned from READER_FILE on
+# real classic crops, the detector from DETECTOR_FILE on racks composed of them
+# (models/README.md). A photo the shipped networks read poorly is found and read again with
+# them (pipeline.find_and_read).
 CLASSIC_READER_FILE = MODELS / "reader-classic.onnx"
-# the reader the photo in hand is read with (each thread and task its own): READER_FILE unless
-# ``reading_with`` says otherwise
+CLASSIC_DETECTOR_FILE = MODELS / "detector-classic.onnx"
+# the networks the photo in hand is read with (each thread and task its own): READER_FILE and
+# DETECTOR_FILE unless ``reading_with`` says otherwise
 _reader: ContextVar[Path | None] = ContextVar("reader", default=None)
+_detector: ContextVar[Path | None] = ContextVar("detector", default=None)
 
 # onnxruntime, not cv2.dnn: on 2026-12-02 it ran the reader's 32 crops in 26–30 ms and the
 # detector's 640×480 look in 26–27 ms, against 29–30 and 43–47 ms for OpenCV 5.0's classic
@@ -51,6 +54,11 @@ def _session(path: Path) -> onnxruntime.InferenceSession:
     options.inter_op_num_threads = 1
     options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # No arena: a run's memory is given back when it ends. onnxruntime's arena keeps the most
+    # the session's runs ever took at once: after sixteen hostile photos read at once a server
+    # with both detectors kept 332-364 MB against 233 warmed, without the arena 178 against
+    # 175 (docs/security.md). It costs 2% of a 12 MP photo's read, 12% of one of small tiles.
+    options.enable_cpu_mem_arena = False
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
@@ -65,25 +73,34 @@ def reader_file() -> Path:
     return _reader.get() or READER_FILE
 
 
+def detector_file() -> Path:
+    """The detector tiles are found with now: DETECTOR_FILE, or the one ``reading_with`` set."""
+    return _detector.get() or DETECTOR_FILE
+
+
 @contextlib.contextmanager
-def reading_with(path: Path) -> Iterator[None]:
-    """Read every crop with the reader in ``path`` within the block (this thread or task only)."""
-    token = _reader.set(path)
+def reading_with(reader: Path, detector: Path | None = None) -> Iterator[None]:
+    """Read every crop with the reader in ``reader`` within the block, and find the tiles with
+    ``detector`` when given (this thread or task only)."""
+    tokens = (_reader.set(reader), _detector.set(detector))
     try:
         yield
     finally:
-        _reader.reset(token)
+        _reader.reset(tokens[0])
+        _detector.reset(tokens[1])
 
 
 def reading_classic(classic: bool = True) -> contextlib.AbstractContextManager[None]:
-    """Read with the classic design's reader within the block (when ``classic``)."""
-    return reading_with(CLASSIC_READER_FILE) if classic else contextlib.nullcontext()
+    """Find and read with the classic design's networks within the block (when ``classic``)."""
+    if not classic:
+        return contextlib.nullcontext()
+    return reading_with(CLASSIC_READER_FILE, CLASSIC_DETECTOR_FILE)
 
 
 def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
     """Tile and core probabilities (2, H/2, W/2) for a BGR image whose sides are multiples of 16."""
     blob = letterboxed.astype(np.float32)[None].transpose(0, 3, 1, 2) / 255.0
-    logits = run(DETECTOR_FILE, np.ascontiguousarray(blob))[0]
+    logits = run(detector_file(), np.ascontiguousarray(blob))[0]
     return 1.0 / (1.0 + np.exp(-logits))
 
 
