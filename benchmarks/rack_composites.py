@@ -14,7 +14,9 @@ dark table, is the one-tier kind.
 Per design: racks found, read exactly, tiles read right, tiles found but left off the rack,
 tiles not found at all (no outline read holds the tile's centre), values right, and wrong
 values shown as sure (every tile of the rack read surely, the value wrong), and right values
-shown sure.
+shown sure. ``--stress``: the classic racks changed as the real racks are
+(``benchmarks.rack_stress``: turned, slanted, further off, blurred, compressed, mis-exposed,
+tinted, cut), by numbers.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import cv2
 import numpy as np
 
 from companion.core.scoring import rack_value
-from companion.core.tiles import Tile
+from companion.core.tiles import Colour, Tile
 from companion.vision import PhotoError, read_rack
 from companion.vision.crops import canonical_corners
 from training.augment import ink_is_low
@@ -187,6 +189,58 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
     return results
 
 
+def numbered(number: int) -> Tile:
+    """A classic crop's number as a tile to count by (0 the joker, the colour left black)."""
+    return Tile.of_joker() if number == 0 else Tile.numbered(Colour.BLACK, number)
+
+
+def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None,
+                   verbose: bool = False) -> dict[str, dict[str, str | int]]:
+    """The first ``count`` composed classic racks changed as a phone at a table changes a
+    photo (the 24 real racks' changes, ``benchmarks.rack_stress.STRESS``): per change, racks
+    found, read exactly, numbers right (a tile the change cuts through neither required nor
+    counted wrong), wrong racks shown sure; ``only``: those changes named."""
+    from benchmarks.phone_changes import tally_changes
+    from benchmarks.rack_stress import STRESS, LabelledRack
+
+    tiles = classic_tiles()
+    racks = []
+    for n in range(count):
+        rng = np.random.default_rng([seed, n])
+        tiers = 1 + n % 3
+        per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
+        photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+        racks.append(LabelledRack(n, photo, tuple(map(numbered, labels)), tuple(outlines)))
+
+    def read_one(rack: LabelledRack, transform, tally: Counter[str]) -> str:
+        image, truth, crossed, quality = transform(rack)
+        tally["racks"] += 1
+        tally["tiles"] += sum(truth.values())
+        data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+        try:
+            reading = read_rack(data)
+        except PhotoError as error:
+            return f"refused ({error.code})"
+        tally["found"] += 1
+        read = Counter(numbered(0 if tile.is_joker else tile.number) for tile in reading.rack)
+        counted = truth + ((read - truth) & crossed)
+        tally["right"] += sum((truth & read).values())
+        tally["exact"] += read == counted
+        sure = not any(tile.low_confidence for tile in reading.tiles)
+        tally["wrong shown sure"] += sure and read != counted
+        return "" if read == counted else (f"missing {' '.join(map(str, (counted - read).elements()))}"
+                                           f" extra {' '.join(map(str, (read - counted).elements()))}")
+
+    def summary(tally: Counter[str]) -> dict[str, str | int]:
+        return {"found": f"{tally['found']}/{tally['racks']}",
+                "exact": f"{tally['exact']}/{tally['racks']}",
+                "numbers right": f"{tally['right']}/{tally['tiles']}",
+                "wrong shown sure": tally["wrong shown sure"]}
+
+    return tally_changes(STRESS, racks, read_one, summary, lambda rack: rack.number,
+                         only=only, verbose=verbose)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=24)
@@ -195,6 +249,9 @@ def main() -> None:
     parser.add_argument("--classic-detector", type=Path, help="a candidate detector-classic.onnx")
     parser.add_argument("--reader", type=Path, help="a candidate reader.onnx")
     parser.add_argument("--classic-reader", type=Path, help="a candidate reader-classic.onnx")
+    parser.add_argument("--stress", action="store_true",
+                        help="the classic racks changed as the real racks are (rack_stress)")
+    parser.add_argument("--verbose", action="store_true", help="with --stress: each rack read wrong")
     args = parser.parse_args()
     from companion.vision import networks
     if args.reader is not None:
@@ -205,6 +262,12 @@ def main() -> None:
         networks.DETECTOR_FILE = args.detector
     if args.classic_detector is not None:
         networks.CLASSIC_DETECTOR_FILE = args.classic_detector
+    if args.stress:
+        from benchmarks.phone_changes import print_results
+        print(f"== {args.count} composed classic racks changed 29 ways")
+        print_results(classic_stress(args.count, args.seed, verbose=args.verbose),
+                      verbose=args.verbose)
+        return
     for design, figures in measure(args.count, args.seed).items():
         print(design, figures, flush=True)
 

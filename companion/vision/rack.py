@@ -12,8 +12,8 @@ A tile is shown sure only when all of these hold, and the rack's value only when
 - a 6 or a 9 is not read turned round both from the rack's up and from most of the tiles of
   the rack whose number reads one way up only (``pipeline.ONE_WAY_UP``; rummy3-16 turned 20°
   read its R9 as R6 at 0.96). Agreeing with its neighbours is enough: the labelled photos'
-  black racks are read upside down whole, their 6s and 9s right. A classic tile so read is
-  shown as the other number, on a rack whose one-way tiles stand its way up
+  black racks are read upside down whole, their 6s and 9s right. A classic 6 or 9 turned
+  round from most of those tiles is shown as the other number, unsure
   (``_classic_six_or_nine_turned_back``);
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``; evidence, not a gate: without it a table's rows of sets look as a
@@ -136,7 +136,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     seen_whole = _seen_whole(photo, read, rack)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
-    turned_back = _classic_six_or_nine_turned_back(read, rack, turned_round)
+    turned_back = _classic_six_or_nine_turned_back(read, rack)
     placed = []
     for row_number, row in enumerate(rack.rows):
         for index in row:
@@ -146,7 +146,8 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                     tile.tile, *(other for other in tile.alternatives if other != tile.tile)))
             placed.append(replace(
                 tile, set_index=row_number, outline=rack.tiles.outline_upright(index),
-                low_confidence=tile.low_confidence or doubt_all or index in turned_round))
+                low_confidence=(tile.low_confidence or doubt_all or index in turned_round
+                                or index in turned_back)))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
     held = tuple(tile.tile for tile in placed)
@@ -168,20 +169,25 @@ def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
             and 2 * sum(way[other] == way[index] for other in one_way) <= len(one_way)}
 
 
-def _classic_six_or_nine_turned_back(read: ReadFound, rack: RackRows,
-                                     turned_round: set[int]) -> set[int]:
-    """The classic 6s and 9s turned round (``_six_or_nine_turned_round``) on a rack at least
-    SURE_AT_LEAST of whose tiles with a number read one way up only stand, most of them, the
-    rack's way up: each is read as the other number, unsure. The classic reader's sense of
-    which end of a tile is up is weaker than its sense of the number (on the composed classic
-    racks an upright 6 was read as a 9 turned round 14 times in 1,489 tiles); the current
-    design's is surer than the rack's up (rummy3-16's K9, turned 20°, stands as read)."""
-    if not read.classic or not turned_round:
+def _classic_six_or_nine_turned_back(read: ReadFound, rack: RackRows) -> set[int]:
+    """The classic 6s and 9s read turned round from most of the rack's tiles whose number
+    reads one way up only, at least SURE_AT_LEAST of them: each is read as the other number,
+    unsure. The classic reader's sense of which end of a tile is up is weaker than its sense
+    of the number (on the composed classic racks an upright 6 was read as a 9 turned round 14
+    times in 1,489 tiles); the current design's is surer than its neighbours' (rummy3-16's K9,
+    turned 20°, stands as read). The rack's own up is not asked: a photo taken upside down
+    is read with its up where its rows say, which may be the photo's."""
+    if not read.classic:
         return set()
     tiles = rack.tiles
+    way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
     one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
-    upright = sum(float(tiles.ups[index] @ tiles.up) >= 0 for index in one_way)
-    return turned_round if len(one_way) >= SURE_AT_LEAST and 2 * upright > len(one_way) else set()
+    upright = sum(way[index] for index in one_way)
+    if len(one_way) < SURE_AT_LEAST or 2 * upright == len(one_way):
+        return set()
+    most = 2 * upright > len(one_way)
+    return {index for index in rack.on_rack
+            if int(read.best[index]) in SIX_OR_NINE and way[index] != most}
 
 
 def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:

@@ -92,6 +92,20 @@ def test_a_classic_6_read_turned_round_on_its_rack_is_read_as_the_rack_stands(
     assert (Counter(numbers) - read) == Counter({6: 1})
 
 
+@needs_the_classic_crops
+def test_a_classic_rack_photographed_upside_down_reads_its_6_by_its_neighbours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Upside down, the rack's rows are read with the photo's up (they hold no more tiles the
+    other way up), so its other tiles, not the rack's up, say which way up its tiles stand."""
+    data, numbers = classic_rack(4, 2)
+    image = cv2.rotate(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR),
+                       cv2.ROTATE_180)
+    data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    assert numbers_right(data, numbers) == len(numbers)
+    monkeypatch.setattr(rack, "_classic_six_or_nine_turned_back", lambda *_: set())
+    assert numbers_right(data, numbers) == len(numbers) - 1
+
+
 def test_a_photo_of_the_current_design_read_surely_is_read_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     readers: list[object] = []
