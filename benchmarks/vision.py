@@ -830,9 +830,8 @@ def main() -> None:
         networks.CLASSIC_READER_FILE = args.classic_reader
     if args.classic_detector is not None:
         networks.CLASSIC_DETECTOR_FILE = args.classic_detector
-    if args.jokers_anywhere:
-        from companion.vision import refine
-        refine.reader_knows_no_tile = lambda: True
+    if args.jokers_anywhere:  # networks.joker_may_stand asks it
+        networks.reader_knows_no_tile = lambda: True
     results: dict[str, object] = {}
     tallies = {}
     if not args.skip_valid:

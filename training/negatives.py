@@ -8,7 +8,7 @@ with no core"). These boxes, cut from the labelled photos' ``train/`` split and 
 A box is the size and slant of the photo's own tiles (a little larger or smaller), laid
 either anywhere in the photo (bare table, board, a hand) or just beside a labelled tile: off
 the end of a set, where the pipeline looks for tiles the detector missed
-(``refine.tiles_beside``), or under it, where a rack's ledge runs. It is kept only when it
+(``refine_table.tiles_beside``), or under it, where a rack's ledge runs. It is kept only when it
 lies over no labelled tile's centre and over at most ``max_overlap`` of its own area of
 labelled tiles (so an edge of a tile may show in it, never most of one).
 

@@ -52,11 +52,13 @@ from companion.vision.refine import (
     read_batched,
     read_unwashed,
     second_outlines,
+    washed_out,
+)
+from companion.vision.refine_table import (
     squarish_reoutlined,
     tiles_beside,
     tiles_in_rows,
     tiles_unclaimed,
-    washed_out,
 )
 
 # Below this the tile is shown to the user to confirm. Calibrated with benchmarks/vision.py

@@ -13,12 +13,9 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
 - **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
-Off a rack, an unsure box over a row of tiles side by side (a dense table) is cut into tiles
-as wide as the sure ones around it (``tiles_in_rows``), and a tile the detector missed
-altogether is looked for **beside** a sure tile, where its set would go on (``tiles_beside``,
-a few rounds outwards, after the alternatives above), and where the detector's tile map marks
-a tile that no found outline covers (``tiles_unclaimed``: a tile given no core, as under glare
-on a dense table).
+Off a rack more is tried (``refine_table``): boxes over a row of tiles cut into tiles, tiles
+the detector missed looked for beside the sets and in its tile map, squarish boxes outlined
+again from it.
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box
@@ -29,15 +26,15 @@ photos with unsure (or, on a rack, askew) tiles.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from companion.vision.crops import SQUARISH, crop_tile
-from companion.vision.detect import TILE_THRESHOLD, FoundTile
-from companion.vision.networks import NO_TILE, joker_may_stand, read_crops
+from companion.vision.detect import FoundTile
+from companion.vision.networks import read_crops
 
 NEIGHBOURS = 6  # the sure tiles nearest an unsure one give the size a tile has there
 SIZE_SLACK = 0.25  # a second outline may be this much larger or smaller than that size
@@ -45,10 +42,7 @@ ASKEW = 15  # degrees a tile on a rack may turn from its neighbour before it is 
 PIECE_AREA = 0.7  # an outline smaller than this share of a tile's area may be a piece of one
 FRAGMENT_AREA = 0.4  # a piece this small may be any part of its tile
 PIECE_SIDE = 0.8  # a piece cut off across a tile is at most this share of the tile's side
-SHARED_AREA = 1.15
-ROW_MOST = 5  # a box over a row of tiles is cut into at most this many
-ROW_SLACK = 0.15  # its long side within this share of so many tiles' width
-ROW_TALLEST = 1.6  # and at most this many tiles tall (glare or a shadow taken in)  # two pieces of one tile share it out: together they are not much larger
+SHARED_AREA = 1.15  # two pieces of one tile share it out: together they are not much larger
 # A box the reader reads as no tile at all (its likeliest class under this, about five times a
 # uniform guess, as for a rack's blank board in rack.py) is bare table, not a piece of a tile:
 # no whole tile is laid over it (a box half over bare table reads as a joker, at up to 0.91).
@@ -216,7 +210,7 @@ def second_outlines(found: list[FoundTile], confidence: np.ndarray, *, threshold
             if sure[index]:
                 alternatives += [replace(split, askew=True)
                                  for split in _splits(index, tile, typical)]
-    alternatives = [a for a in alternatives if not _covers_sure(a, centres, sure)]
+    alternatives = [a for a in alternatives if not covers_sure(a, centres, sure)]
     if not alternatives:
         return []
     corners = [np.roll(corners_of(tile), 1, axis=0) if alternative.turned else corners_of(tile)
@@ -300,7 +294,7 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
     short, long = sorted(box.size)
     if abs(long / (2 * typical[0]) - 1) > SIZE_SLACK or abs(short / typical[1] - 1) > SIZE_SLACK:
         return []
-    along = _long_axis(box)
+    along = long_axis(box)
     angle = float(np.degrees(np.arctan2(along[1], along[0])))
     splits = []
     for height in (short,) if short <= typical[1] else (short, float(typical[1])):
@@ -311,32 +305,6 @@ def _splits(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative
                                     angle, box.score))
         splits.append(Alternative((index,), tuple(halves)))
     return splits
-
-
-def _rows(index: int, box: FoundTile, typical: np.ndarray) -> list[Alternative]:
-    """A box over a row of two to ROW_MOST tiles side by side, as on a dense table, cut across
-    its long side into tiles; a box taller than a tile (glare or a shadow taken in) also cut
-    to a tile's height about its middle or flush with either long side."""
-    short, long = sorted(box.size)
-    count = round(long / typical[0])
-    if not 2 <= count <= ROW_MOST or abs(long / (count * typical[0]) - 1) > ROW_SLACK \
-            or not 1 - SIZE_SLACK <= short / typical[1] <= ROW_TALLEST:
-        return []
-    along = _long_axis(box)
-    across = _across(along)
-    angle = float(np.degrees(np.arctan2(along[1], along[0])))
-    height = min(short, float(typical[1]))
-    offsets = (0.0,) if height == short else (0.0, (short - height) / 2, (height - short) / 2)
-    rows = []
-    for offset in offsets:
-        tiles = []
-        for place in range(count):
-            centre = np.array(box.centre) + along * (place + 0.5 - count / 2) * long / count \
-                + across * offset
-            tiles.append(FoundTile((float(centre[0]), float(centre[1])), (long / count, height),
-                                   angle, box.score))
-        rows.append(Alternative((index,), tuple(tiles)))
-    return rows
 
 
 def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
@@ -374,7 +342,7 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
     centres = np.array([tile.centre for tile in found], np.float32)
     for whole in wholes:
         box = cv2.boxPoints(whole.rect).astype(np.float32)
-        inside = [int(other) for other in _centres_near(whole, centres, np.flatnonzero(~sure),
+        inside = [int(other) for other in centres_near(whole, centres, np.flatnonzero(~sure),
                                                          always=index)
                   if other == index or cv2.pointPolygonTest(
                       box, (float(centres[other][0]), float(centres[other][1])), False) >= 0]
@@ -383,12 +351,12 @@ def _wholes(index: int, found: list[FoundTile], sure: np.ndarray,
     return alternatives
 
 
-def _long_axis(tile: FoundTile) -> np.ndarray:
+def long_axis(tile: FoundTile) -> np.ndarray:
     first, second = _axes(tile)
     return first if tile.size[0] >= tile.size[1] else second
 
 
-def _across(along: np.ndarray) -> np.ndarray:
+def across_axis(along: np.ndarray) -> np.ndarray:
     """The unit vector a quarter turn from ``along`` (across a tile, from its long axis)."""
     return along @ np.array([[0.0, -1.0], [1.0, 0.0]])
 
@@ -401,7 +369,7 @@ def _askew(tile: FoundTile, neighbour: FoundTile) -> bool:
         return True
     if tile.short_side > SQUARISH * tile.long_side:
         return False
-    return bool(abs(float(_long_axis(tile) @ _long_axis(neighbour))) < np.cos(np.radians(ASKEW)))
+    return bool(abs(float(long_axis(tile) @ long_axis(neighbour))) < np.cos(np.radians(ASKEW)))
 
 
 def _like_neighbour(index: int, tile: FoundTile, typical: np.ndarray,
@@ -413,12 +381,12 @@ def _like_neighbour(index: int, tile: FoundTile, typical: np.ndarray,
                        askew=True)
 
 
-def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
+def covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray) -> bool:
     """Whether a tile of the alternative lies over the centre of a tile read surely (other than
     those it replaces)."""
     for tile in alternative.tiles:
         box = cv2.boxPoints(tile.rect).astype(np.float32)
-        for other in _centres_near(tile, centres, np.flatnonzero(sure)):
+        for other in centres_near(tile, centres, np.flatnonzero(sure)):
             if other in alternative.replaces:
                 continue
             if cv2.pointPolygonTest(box, (float(centres[other][0]), float(centres[other][1])),
@@ -427,440 +395,13 @@ def _covers_sure(alternative: Alternative, centres: np.ndarray, sure: np.ndarray
     return False
 
 
-
-BESIDE_STEP = 1.04  # centre to centre of two tiles of a set, in tile widths (a hairline apart)
-BESIDE_OVERLAP = 0.25  # a box beside a tile may cover this share of a sure tile, no more
-# A reader that never learned "no tile", shown a stretch of bare table, says joker, often at
-# 0.9 or more (250 such boxes beside the sets of the 537 train/ photos): with such a reader a
-# box beside a set is taken only when it reads as a numbered tile (not a joker). One that
-# has the "no tile" output (networks.joker_may_stand) may find a joker there too.
-#
-# A box beside a tile is read only when its middle has the colour of the tile's own middle
-# (ΔE, CIELab): tiles share one face colour, a table seldom has it. Measured on a quarter of
-# train/: of 1174 boxes beside sure tiles, the 6 read surely as a tile were all under ΔE 5,
-# and 34 boxes in all under 10, so the reader is spared nearly every box of bare table.
-FACE_LIKE = 12.0
-PLAUSIBLE = 0.3  # a box beside a tile read as a tile at least this surely is tried shifted
-# ...by these fractions of the tile's width (across the set) and height (along its long side)
-BESIDE_SHIFTS = ((0.12, 0.0), (-0.12, 0.0), (0.0, 0.08), (0.0, -0.08))
-
-
-def tiles_beside(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
-                 source: np.ndarray, crop_factor: int,
-                 corners_of: Callable[[FoundTile], np.ndarray],
-                 around: Iterable[int] | None = None) -> list[Kept]:
-    """Tiles the detector missed, or outlined badly, beside a tile read surely, where its set
-    goes on.
-
-    Tiles of a set lie side by side, so a box of the sure tile's size and slant is tried one
-    tile width to either side of it (of the tiles ``around``, else of every sure tile), where
-    it covers no sure tile; it replaces the unsure tiles whose centres it covers. A box read
-    as a tile but unsure (the neighbour's own box a little off, or the gap between them wider)
-    is tried again a little shifted each way (BESIDE_SHIFTS). Kept when the reader reads it
-    at ``threshold`` or more, and more surely than what it replaces.
-    """
-    sure = confidence >= threshold
-    starts = [int(i) for i in (np.flatnonzero(sure) if around is None else around) if sure[i]]
-    if not starts:
-        return []
-    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
-                          source.shape[0] * crop_factor)
-    alternatives: list[Alternative] = []
-    origins: list[FoundTile] = []
-    tried = np.empty((2 * len(starts), 2))  # the centres of ``alternatives``
-    for index in starts:
-        tile = found[index]
-        across = _across(_long_axis(tile))
-        for sign in (-1.0, 1.0):
-            centre = np.array(tile.centre) + sign * across * tile.short_side * BESIDE_STEP
-            taken = tried[:len(alternatives)]
-            if np.any(np.hypot(centre[0] - taken[:, 0], centre[1] - taken[:, 1])
-                      < 0.5 * tile.short_side):
-                continue
-            alternative = placed(tile, centre)
-            if alternative is None or _face_difference(
-                    source, tile, alternative.tiles[0], crop_factor) > FACE_LIKE:
-                continue
-            tried[len(alternatives)] = alternative.tiles[0].centre
-            alternatives.append(alternative)
-            origins.append(tile)
-    if not alternatives:
-        return []
-    readings = _read_slots(alternatives, source, crop_factor, corners_of)
-    _shift_plausible(alternatives, origins, readings, threshold=threshold, placed=placed,
-                     source=source, crop_factor=crop_factor, corners_of=corners_of)
-    return _tile_slots(alternatives, readings, confidence, threshold)
-
-
-def _slot_placer(found: list[FoundTile], sure: np.ndarray, width: int, height: int
-                 ) -> Callable[[FoundTile, np.ndarray], Alternative | None]:
-    """A function placing a box of a tile's size and slant at a centre: None when the centre
-    is off the photo or the box lies over a sure tile, else the box replacing the unsure
-    tiles whose centres it covers."""
-    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
-    sure_discs = _discs(sure_tiles)
-    centres = np.array([tile.centre for tile in found], np.float64).reshape(-1, 2)
-    unsure = np.flatnonzero(~sure)
-
-    def placed(tile: FoundTile, centre: np.ndarray) -> Alternative | None:
-        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
-            return None
-        slot = FoundTile((float(centre[0]), float(centre[1])), tile.size, tile.angle, tile.score)
-        if _overlaps(slot, sure_tiles, sure_discs):
-            return None
-        box = cv2.boxPoints(slot.rect).astype(np.float32)
-        covered = tuple(int(other) for other in _centres_near(slot, centres, unsure)
-                        if cv2.pointPolygonTest(box, (float(found[other].centre[0]),
-                                                      float(found[other].centre[1])),
-                                                False) >= 0)
-        return Alternative(covered, (slot,))
-
-    return placed
-
-
-def _shift_plausible(alternatives: list[Alternative], origins: list[FoundTile],
-                     readings: _SlotReadings, *, threshold: float,
-                     placed: Callable[[FoundTile, np.ndarray], Alternative | None],
-                     source: np.ndarray, crop_factor: int,
-                     corners_of: Callable[[FoundTile], np.ndarray]) -> None:
-    """Boxes read as a tile but unsure (PLAUSIBLE; a joker only by a reader that knows "no
-    tile") tried again a little shifted (BESIDE_SHIFTS of their origin tile's size); a
-    shifted box read more surely takes the box's place, in the lists and readings given."""
-    surest = readings.probabilities.max(axis=1)
-    plausible = [number for number in range(len(alternatives))
-                 if PLAUSIBLE <= surest[number] < threshold
-                 and _may_be_taken(readings, number)]
-    shifted: list[tuple[int, Alternative]] = []
-    for number in plausible:
-        tile, slot = origins[number], alternatives[number].tiles[0]
-        along = _long_axis(tile)
-        across = _across(along)
-        for step_across, step_along in BESIDE_SHIFTS:
-            centre = np.array(slot.centre) + across * step_across * tile.short_side \
-                + along * step_along * tile.long_side
-            alternative = placed(tile, centre)
-            if alternative is not None:
-                shifted.append((number, alternative))
-    if not shifted:
-        return
-    more = _read_slots([a for _, a in shifted], source, crop_factor, corners_of)
-    for (number, alternative), reading, up, blank, tile_corners in zip(
-            shifted, more.probabilities, more.upside_down, more.no_tile, more.corners):
-        if reading.max() > surest[number]:
-            alternatives[number], readings.corners[number] = alternative, tile_corners
-            readings.probabilities[number], readings.upside_down[number] = reading, up
-            readings.no_tile[number] = blank
-            surest[number] = reading.max()
-
-
-def _may_be_taken(readings: _SlotReadings, number: int, threshold: float = 0.0) -> bool:
-    """Whether a box where no tile was found may be taken for what it reads as: never when
-    it reads as no tile (NO_TILE); a joker only as networks.joker_may_stand allows (without
-    a "no tile" output the reader reads bare table as a joker at up to 0.99)."""
-    no_tile = float(readings.no_tile[number])
-    return no_tile < NO_TILE and joker_may_stand(readings.probabilities[number], no_tile,
-                                                 threshold)
-
-
-def _tile_slots(alternatives: list[Alternative], readings: _SlotReadings,
-                confidence: np.ndarray, threshold: float) -> list[Kept]:
-    """The one-tile alternatives read as a tile at ``threshold`` or more (``_may_be_taken``)
-    and more surely than the tiles they replace, surest first, none over another or sharing
-    a tile."""
-    surest = readings.probabilities.max(axis=1)
-    kept: list[Kept] = []
-    taken: list[FoundTile] = []
-    replaced: set[int] = set()
-    for number in np.argsort(-surest):
-        alternative = alternatives[number]
-        beaten = max((float(confidence[i]) for i in alternative.replaces), default=0.0)
-        if surest[number] < threshold or surest[number] <= beaten \
-                or not _may_be_taken(readings, number, threshold) \
-                or not replaced.isdisjoint(alternative.replaces) \
-                or _overlaps(alternative.tiles[0], taken):
-            continue
-        taken.append(alternative.tiles[0])
-        replaced.update(alternative.replaces)
-        kept.append(Kept(alternative, (readings.corners[number],),
-                         readings.probabilities[number:number + 1],
-                         readings.upside_down[number:number + 1],
-                         readings.no_tile[number:number + 1]))
-    return kept
-
-
-def tiles_in_rows(found: list[FoundTile], confidence: np.ndarray, *, threshold: float,
-                  source: np.ndarray, crop_factor: int,
-                  corners_of: Callable[[FoundTile], np.ndarray]) -> list[Kept]:
-    """Tiles in an unsure box over a row of them (``_rows``: two to ROW_MOST side by side), as
-    the detector outlines a run of tiles on a dense table. (``second_outlines`` cuts a box of
-    two in the same way but keeps the cut only when both halves read surely.)
-
-    The box is cut into tiles as wide as the sure tiles nearest it; each piece is read on its
-    own (a piece read as a tile but unsure tried a little shifted, as beside a set). When a
-    piece reads as a tile at ``threshold`` or more (never as no tile; a joker only as in
-    ``_may_be_taken``) and more surely than the box, the box's pieces take its place: the sure
-    ones, and at the row's other places the piece read best there if it reads as a tile at
-    PLAUSIBLE or more (unsure, so flagged to the user, as the box was; ``tiles_beside`` may
-    still lay a sure box over it).
-    """
-    sure = confidence >= threshold
-    if sure.sum() < 2 or sure.all():
-        return []
-    centres = np.array([tile.centre for tile in found], np.float64)
-    sizes = np.array([sorted(tile.size) for tile in found], np.float64)
-    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
-                          source.shape[0] * crop_factor)
-    pieces: list[Alternative] = []
-    places: list[tuple[int, int]] = []  # (the box's index, the piece's place along the row)
-    for index in np.flatnonzero(~sure):
-        others = np.flatnonzero(sure)
-        nearest = others[np.argsort(np.linalg.norm(centres[others] - centres[index], axis=1))
-                         [:NEIGHBOURS]]
-        for row in _rows(int(index), found[index], np.median(sizes[nearest], axis=0)):
-            for place, piece in enumerate(row.tiles):
-                alternative = placed(piece, np.array(piece.centre))
-                if alternative is not None:
-                    pieces.append(alternative)
-                    places.append((int(index), place))
-    if not pieces:
-        return []
-    readings = _read_slots(pieces, source, crop_factor, corners_of)
-    _shift_plausible(pieces, [piece.tiles[0] for piece in pieces], readings,
-                     threshold=threshold, placed=placed, source=source,
-                     crop_factor=crop_factor, corners_of=corners_of)
-    surest = readings.probabilities.max(axis=1)
-    order = np.argsort(-surest)
-    kept: list[Kept] = []
-    replaced: set[int] = set()
-    taken: list[FoundTile] = []
-    for box in sorted({box for box, _ in places}):
-        ours = [int(n) for n in order if places[n][0] == box
-                and _may_be_taken(readings, int(n), threshold)]
-        if not ours or surest[ours[0]] < threshold or surest[ours[0]] <= confidence[box]:
-            continue
-        chosen: list[int] = []
-        filled: set[int] = set()
-        for number in ours:
-            if places[number][1] in filled or _overlaps(pieces[number].tiles[0], taken) \
-                    or surest[number] < (threshold if not chosen else PLAUSIBLE):
-                continue
-            chosen.append(number)
-            filled.add(places[number][1])
-            taken.append(pieces[number].tiles[0])
-        replaces = {box}.union(*(pieces[number].replaces for number in chosen))
-        if not replaced.isdisjoint(replaces):
-            continue
-        replaced.update(replaces)
-        kept.append(Kept(Alternative(tuple(sorted(replaces)),
-                                     tuple(pieces[number].tiles[0] for number in chosen)),
-                         tuple(readings.corners[number] for number in chosen),
-                         readings.probabilities[chosen], readings.upside_down[chosen],
-                         readings.no_tile[chosen]))
-    return kept
-
-
-# Tile-map area no found tile claims, at least this share of a typical tile's area, may hold a
-# tile the detector gave no core (a dense table washed out by glare).
-UNCLAIMED_AREA = 0.5
-UNCLAIMED_FILL = 0.5  # a box laid there must lie at least this much on unclaimed tile map
-# Boxes are laid on a grid of tile-sized steps, at these offsets (fractions of a step across
-# and along the tile), so that one of them sits about on each missed tile.
-UNCLAIMED_PHASES = ((0.0, 0.0), (1 / 3, 0.0), (2 / 3, 0.0), (0.0, 0.5), (1 / 3, 0.5),
-                    (2 / 3, 0.5))
-UNCLAIMED_MAX_BOXES = 400  # a photo's tile map gone wrong is not read box by box
-
-
-def tiles_unclaimed(found: list[FoundTile], confidence: np.ndarray, tile_map: np.ndarray,
-                    map_scale: float, *, threshold: float, source: np.ndarray,
-                    crop_factor: int, corners_of: Callable[[FoundTile], np.ndarray]
-                    ) -> list[Kept]:
-    """Tiles the detector marked in its tile map but gave no core, so none was found there.
-
-    Areas of the tile map (``map_scale`` photo pixels per map pixel) over TILE_THRESHOLD that
-    no found tile's outline covers, about a tile large, are laid with boxes of the size and
-    slant of the sure tiles nearest (a grid at a few offsets); a box is kept as in
-    ``tiles_beside``: read as a tile at ``threshold`` or more (``_may_be_taken``: not as no
-    tile; a joker only by a reader that knows "no tile"), over no sure tile, replacing the
-    unsure ones it covers.
-    """
-    sure = confidence >= threshold
-    if sure.sum() < 2:
-        return []
-    unclaimed = (tile_map > TILE_THRESHOLD).astype(np.uint8)
-    for tile in found:
-        cv2.fillPoly(unclaimed, [np.rint(cv2.boxPoints(tile.rect) / map_scale).astype(np.int32)],
-                     0)
-    unclaimed = cv2.morphologyEx(unclaimed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(unclaimed, connectivity=4)
-    sure_tiles = [tile for tile, is_sure in zip(found, sure) if is_sure]
-    placed = _slot_placer(found, sure, source.shape[1] * crop_factor,
-                          source.shape[0] * crop_factor)
-    sure_centres = np.array([tile.centre for tile in sure_tiles], np.float64)
-    sure_sizes = np.array([sorted(tile.size) for tile in sure_tiles], np.float64)
-    tile_area = float(np.median(sure_sizes[:, 0] * sure_sizes[:, 1])) / map_scale ** 2
-    alternatives: list[Alternative] = []
-    for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < UNCLAIMED_AREA * tile_area:
-            continue
-        region = labels == label
-        points = (np.argwhere(region)[:, ::-1] + 0.5) * map_scale
-        middle = points.mean(axis=0)
-        nearest = np.argsort(np.linalg.norm(sure_centres - middle, axis=1))[:NEIGHBOURS]
-        short, long = np.median(sure_sizes[nearest], axis=0)
-        like = sure_tiles[int(nearest[0])]
-        along = _long_axis(like)
-        across = _across(along)
-        size = (float(long), float(short)) if like.size[0] >= like.size[1] \
-            else (float(short), float(long))
-        step_across, step_along = short * BESIDE_STEP, long * BESIDE_STEP
-        spans = [(float((points @ axis).min()), float((points @ axis).max()))
-                 for axis in (across, along)]
-        for phase_across, phase_along in UNCLAIMED_PHASES:
-            for at_across in np.arange(spans[0][0] + step_across * (phase_across - 0.5),
-                                       spans[0][1] + step_across / 2, step_across):
-                for at_along in np.arange(spans[1][0] + step_along * (phase_along - 0.5),
-                                          spans[1][1] + step_along / 2, step_along):
-                    centre = across * at_across + along * at_along
-                    alternative = placed(FoundTile((0.0, 0.0), size, like.angle, like.score),
-                                         centre)
-                    if alternative is None or _share_on(
-                            alternative.tiles[0], region, map_scale) < UNCLAIMED_FILL:
-                        continue
-                    alternatives.append(alternative)
-    if not alternatives or len(alternatives) > UNCLAIMED_MAX_BOXES:
-        return []
-    readings = _read_slots(alternatives, source, crop_factor, corners_of)
-    _shift_plausible(alternatives, [a.tiles[0] for a in alternatives], readings,
-                     threshold=threshold, placed=placed, source=source,
-                     crop_factor=crop_factor, corners_of=corners_of)
-    return _tile_slots(alternatives, readings, confidence, threshold)
-
-
-# A squarish box's own stretch of the tile map, for a second outline: the map's tile pixels
-# nearer its centre than any other box's, within this share of its diagonal of the centre.
-SQUARE_REACH = 0.75
-SQUARE_AREA = (0.7, 1.5)  # the outline so found, against the box's area
-
-
-def squarish_reoutlined(found: list[FoundTile], confidence: np.ndarray, tile_map: np.ndarray,
-                        map_scale: float, *, threshold: float, source: np.ndarray,
-                        crop_factor: int, corners_of: Callable[[FoundTile], np.ndarray]
-                        ) -> list[Kept]:
-    """Squarish boxes (short side over SQUARISH of the long) outlined again from the
-    detector's tile map, sure or not.
-
-    A tile turned on the table (a photo taken from the side of the table, or a tile lying
-    askew) may get a core too small for its tile: its share of the tile map is then cut to a
-    disc about the core (``detect.tile_regions``' reach), and its box comes out square and
-    turned from the tile (`valid/`'s rummy4-29 turned 30°: a lone B1, 47×66 px, boxed 55×55
-    along the photo's axes and read B7 at 0.92). The tile map itself still has the tile's
-    shape: the map's tile pixels (``map_scale`` photo pixels per map pixel) nearer this box's
-    centre than any other box's, within SQUARE_REACH of its diagonal, give the outline, tried
-    when it is shaped like a tile and SQUARE_AREA of the box's area. Kept as in
-    ``tiles_beside`` (``_tile_slots``): read as a tile at ``threshold`` or more and more
-    surely than the box, over no other tile read surely.
-    """
-    squarish = [index for index, tile in enumerate(found)
-                if tile.short_side > SQUARISH * tile.long_side]
-    if not squarish:
-        return []
-    sure = confidence >= threshold
-    centres = np.array([tile.centre for tile in found], np.float64)
-    on_map = centres / map_scale - 0.5  # map pixel indexes
-    alternatives: list[Alternative] = []
-    for index in squarish:
-        tile = found[index]
-        reach = SQUARE_REACH * float(np.hypot(*tile.size)) / map_scale
-        (x, y) = on_map[index]
-        x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
-        x1 = min(tile_map.shape[1], int(x + reach) + 2)
-        y1 = min(tile_map.shape[0], int(y + reach) + 2)
-        rows, columns = np.nonzero(tile_map[y0:y1, x0:x1] > TILE_THRESHOLD)
-        points = np.stack([columns + x0, rows + y0], axis=1).astype(np.float64)
-        own = np.hypot(*(points - on_map[index]).T)
-        others = np.flatnonzero(np.hypot(*(on_map - on_map[index]).T) < 2 * reach)
-        others = others[others != index]
-        nearer = np.zeros(len(points), bool)
-        for other in others:
-            nearer |= np.hypot(*(points - on_map[other]).T) < own
-        points = points[(own <= reach) & ~nearer]
-        if len(points) < 8:
-            continue
-        (cx, cy), (width, height), angle = cv2.minAreaRect(points.astype(np.float32))
-        size = ((width + 1) * map_scale, (height + 1) * map_scale)
-        area = size[0] * size[1] / (tile.size[0] * tile.size[1])
-        if min(size) > SQUARISH * max(size) or not SQUARE_AREA[0] <= area <= SQUARE_AREA[1]:
-            continue
-        outline = FoundTile(((cx + 0.5) * map_scale, (cy + 0.5) * map_scale), size, angle,
-                            tile.score)
-        alternative = Alternative((index,), (outline,))
-        if not _covers_sure(alternative, centres, sure):
-            alternatives.append(alternative)
-    if not alternatives:
-        return []
-    # _tile_slots keeps only a box read at ``threshold`` or more: a crop that cannot get there
-    # need not be read turned round (networks.read_crops), as in second_outlines
-    return _tile_slots(alternatives, _read_slots(alternatives, source, crop_factor, corners_of,
-                                                 least=threshold), confidence, threshold)
-
-
-def _share_on(slot: FoundTile, region: np.ndarray, map_scale: float) -> float:
-    """The share of a box (photo pixels) lying on ``region`` (a boolean map, map pixels),
-    sampled at 5 × 5 points spread over the box."""
-    corners = cv2.boxPoints(slot.rect) / map_scale
-    fractions = (np.arange(5) + 0.5) / 5
-    first, second = corners[1] - corners[0], corners[3] - corners[0]
-    points = corners[0] + fractions[:, None, None] * first + fractions[None, :, None] * second
-    columns = np.clip(points[..., 0].astype(int), 0, region.shape[1] - 1)
-    rows = np.clip(points[..., 1].astype(int), 0, region.shape[0] - 1)
-    return float(region[rows, columns].mean())
-
-
-@dataclass(frozen=True, eq=False)
-class _SlotReadings:
-    """What the reader read in one-tile alternatives (arrays changed in place by
-    ``_shift_plausible``), and the corners their crops were cut along."""
-
-    probabilities: np.ndarray
-    upside_down: np.ndarray
-    no_tile: np.ndarray
-    corners: list[np.ndarray]
-
-
-def _read_slots(alternatives: list[Alternative], source: np.ndarray, crop_factor: int,
-                corners_of: Callable[[FoundTile], np.ndarray], *, least: float = 0.0
-                ) -> _SlotReadings:
-    """The reader's readings of one-tile alternatives (``least`` as in ``read_unwashed``:
-    only for a caller to whom no reading under it matters, not even to compare two such)."""
-    corners = [corners_of(alternative.tiles[0]) for alternative in alternatives]
-    crops = np.stack([crop_tile(source, tile_corners / crop_factor) for tile_corners in corners])
-    return _SlotReadings(*read_unwashed(crops, least=least), corners)
-
-
-def _overlaps(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
-              ) -> bool:
-    """Whether the slot lies over the centre of any of the tiles, or over more than
-    BESIDE_OVERLAP of one (``discs``: the tiles' ``_discs``, if made already)."""
-    corners = cv2.boxPoints(slot.rect).astype(np.float32)
-    area = slot.size[0] * slot.size[1]
-    for tile in _near(slot, tiles, discs):
-        if cv2.pointPolygonTest(corners, (float(tile.centre[0]), float(tile.centre[1])),
-                                False) >= 0:
-            return True
-        kind, region = cv2.rotatedRectangleIntersection(slot.rect, tile.rect)
-        if kind != cv2.INTERSECT_NONE and region is not None and cv2.contourArea(
-                cv2.convexHull(region)) > BESIDE_OVERLAP * min(area, tile.size[0] * tile.size[1]):
-            return True
-    return False
-
-
-def _reach(tile: FoundTile) -> float:
+def reach_of(tile: FoundTile) -> float:
     """Half the box's diagonal: no point of the box lies further from its centre (a pixel
     more, so a rounding of the corners never matters)."""
     return float(np.hypot(*tile.size)) / 2 + 1.0
 
 
-def _centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *,
+def centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *,
                   always: int | None = None) -> np.ndarray:
     """The ``candidates`` (indexes into ``centres``, in their order) whose centres may lie
     in the box: within its reach (and ``always``, if it is one of them). The exact test
@@ -868,36 +409,4 @@ def _centres_near(box: FoundTile, centres: np.ndarray, candidates: np.ndarray, *
     if len(candidates) == 0:
         return candidates
     apart = np.hypot(centres[candidates, 0] - box.centre[0], centres[candidates, 1] - box.centre[1])
-    return candidates[(apart <= _reach(box)) | (candidates == always)]
-
-
-def _discs(tiles: list[FoundTile]) -> np.ndarray:
-    """Each tile's centre and reach (``_reach``), (N, 3)."""
-    return np.array([(*tile.centre, _reach(tile)) for tile in tiles], np.float64).reshape(-1, 3)
-
-
-def _near(slot: FoundTile, tiles: list[FoundTile], discs: np.ndarray | None = None
-          ) -> list[FoundTile]:
-    """The ``tiles`` (in their order) that may touch the slot: their reaches and its overlap."""
-    if not tiles:
-        return tiles
-    discs = _discs(tiles) if discs is None else discs
-    apart = np.hypot(discs[:, 0] - slot.centre[0], discs[:, 1] - slot.centre[1])
-    return [tiles[i] for i in np.flatnonzero(apart <= discs[:, 2] + _reach(slot))]
-
-
-def _face_difference(source: np.ndarray, tile: FoundTile, slot: FoundTile,
-                     crop_factor: int) -> float:
-    """ΔE between the median colours of the middles (half the width across) of a tile and of
-    a box beside it, in ``source`` (the photo at 1/``crop_factor``)."""
-    medians = []
-    reach = max(1, round(tile.short_side / crop_factor / 4))
-    for centre in (tile.centre, slot.centre):
-        x, y = round(centre[0] / crop_factor), round(centre[1] / crop_factor)
-        patch = source[max(0, y - reach):y + reach, max(0, x - reach):x + reach]
-        if patch.size == 0:
-            return float("inf")
-        medians.append(np.median(patch.reshape(-1, 3), axis=0).astype(np.uint8))
-    colours = cv2.cvtColor(np.stack(medians)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float64) \
-        * (100 / 255, 1.0, 1.0)
-    return float(np.linalg.norm(colours[0] - colours[1]))
+    return candidates[(apart <= reach_of(box)) | (candidates == always)]

@@ -10,7 +10,15 @@ import numpy as np
 import pytest
 
 from benchmarks.synthetic_set import hard_set, synthetic_set
-from companion.vision import detect, networks, pipeline, read_image, read_photo, refine
+from companion.vision import (
+    detect,
+    networks,
+    pipeline,
+    read_image,
+    read_photo,
+    refine,
+    refine_table,
+)
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import SQUARISH, canonical_corners, crop_tile
 from companion.vision.pipeline import LOW_CONFIDENCE, find_and_read
@@ -76,7 +84,7 @@ def test_a_tile_read_surely_the_first_time_keeps_its_outline_and_reading(
         if confidence < LOW_CONFIDENCE:
             continue
         if tile.short_side > SQUARISH * tile.long_side:
-            # a squarish box may be outlined again from the tile map (refine.squarish_reoutlined):
+            # a squarish box may be outlined again from the tile map (refine_table.squarish_reoutlined):
             # only to be read more surely, here as the same tile about the same place
             assert any(int(other) == int(best) and np.linalg.norm(
                 c.mean(axis=0) - corners.mean(axis=0)) < tile.short_side / 4
@@ -206,7 +214,7 @@ def test_tiles_washed_out_on_a_white_table_are_found_along_their_set(
         return found
 
     assert read_there() == [("R11", False), ("R12", False), ("R13", False)]
-    monkeypatch.setattr(refine, "BESIDE_SHIFTS", ())
+    monkeypatch.setattr(refine_table, "BESIDE_SHIFTS", ())
     assert read_there() == [("R2", True)]
 
 
@@ -269,7 +277,7 @@ def test_tiles_washed_out_by_glare_are_read_stretched_and_flagged(
         np.array(t.outline, np.float32)))) for t in run])
     assert refine.washed_out(crops).all()
     assert read_on(render.image, run) == [[("O1", True)], [("O2", True)], [("O3", True)]]
-    for module in (pipeline, refine):
+    for module in (pipeline, refine, refine_table):
         monkeypatch.setattr(module, "read_unwashed", refine.read_batched)
     assert read_on(render.image, run) == [[], [], []]
 
