@@ -194,14 +194,19 @@ def numbered(number: int) -> Tile:
     return Tile.of_joker() if number == 0 else Tile.numbered(Colour.BLACK, number)
 
 
+def number_of(tile: Tile) -> Tile:
+    """What a classic crop's label tells of a tile read: its number (``numbered``)."""
+    return numbered(0 if tile.is_joker else tile.number or 0)
+
+
 def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None,
                    verbose: bool = False) -> dict[str, dict[str, str | int]]:
     """The first ``count`` composed classic racks changed as a phone at a table changes a
-    photo (the 24 real racks' changes, ``benchmarks.rack_stress.STRESS``): per change, racks
-    found, read exactly, numbers right (a tile the change cuts through neither required nor
-    counted wrong), wrong racks shown sure; ``only``: those changes named."""
+    photo, read and counted by numbers as the 24 real racks are (``benchmarks.rack_stress``:
+    its changes and its tally; the value is the numbers' sum, a joker 30); ``only``: those
+    changes named."""
     from benchmarks.phone_changes import tally_changes
-    from benchmarks.rack_stress import STRESS, LabelledRack
+    from benchmarks.rack_stress import STRESS, LabelledRack, summarised, tally_read_rack
 
     tiles = classic_tiles()
     racks = []
@@ -211,34 +216,10 @@ def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None
         per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
         photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
         racks.append(LabelledRack(n, photo, tuple(map(numbered, labels)), tuple(outlines)))
-
-    def read_one(rack: LabelledRack, transform, tally: Counter[str]) -> str:
-        image, truth, crossed, quality = transform(rack)
-        tally["racks"] += 1
-        tally["tiles"] += sum(truth.values())
-        data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
-        try:
-            reading = read_rack(data)
-        except PhotoError as error:
-            return f"refused ({error.code})"
-        tally["found"] += 1
-        read = Counter(numbered(0 if tile.is_joker else tile.number) for tile in reading.rack)
-        counted = truth + ((read - truth) & crossed)
-        tally["right"] += sum((truth & read).values())
-        tally["exact"] += read == counted
-        sure = not any(tile.low_confidence for tile in reading.tiles)
-        tally["wrong shown sure"] += sure and read != counted
-        return "" if read == counted else (f"missing {' '.join(map(str, (counted - read).elements()))}"
-                                           f" extra {' '.join(map(str, (read - counted).elements()))}")
-
-    def summary(tally: Counter[str]) -> dict[str, str | int]:
-        return {"found": f"{tally['found']}/{tally['racks']}",
-                "exact": f"{tally['exact']}/{tally['racks']}",
-                "numbers right": f"{tally['right']}/{tally['tiles']}",
-                "wrong shown sure": tally["wrong shown sure"]}
-
-    return tally_changes(STRESS, racks, read_one, summary, lambda rack: rack.number,
-                         only=only, verbose=verbose)
+    return tally_changes(
+        STRESS, racks,
+        lambda rack, transform, tally: tally_read_rack(*transform(rack), tally, as_told=number_of),
+        summarised, lambda rack: rack.number, only=only, verbose=verbose)
 
 
 def main() -> None:

@@ -150,9 +150,11 @@ def labelled_racks() -> list[LabelledRack]:
     return racks
 
 
-def _tally(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile], quality: int,
-           tally: Counter[str]) -> str:
-    """Read one copy and count it; returns a short note of what went wrong ('' if exact)."""
+def tally_read_rack(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile],
+                    quality: int, tally: Counter[str], *,
+                    as_told: Callable[[Tile], Tile] = lambda tile: tile) -> str:
+    """Read one copy and count it; returns a short note of what went wrong ('' if exact).
+    ``as_told``: what of a read tile the labels tell (the classic crops: its number only)."""
     tally["racks"] += 1
     tally["tiles"] += sum(truth.values())
     data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
@@ -161,7 +163,7 @@ def _tally(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile], qual
     except PhotoError as error:
         tally["refused"] += 1
         return f"refused ({error.code})"
-    read = Counter(reading.rack)
+    read = Counter(map(as_told, reading.rack))
     tally["found"] += 1
     # a tile cut through counts only for a reading beyond the whole tiles: read as one of them
     # (an O1 whole and an O1 cut, one O1 read) it leaves the whole one read, not missing
@@ -170,7 +172,7 @@ def _tally(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile], qual
     missing = counted - read
     tally["exact"] += not extra and not missing
     tally["right"] += sum((truth & read).values())
-    flagged = Counter(tile.tile for tile in reading.tiles if tile.low_confidence)
+    flagged = Counter(as_told(tile.tile) for tile in reading.tiles if tile.low_confidence)
     unflagged_wrong = sum(max(0, count - flagged[tile]) for tile, count in extra.items())
     tally["wrong unflagged"] += unflagged_wrong
     value_right = reading.value == rack_value(tuple(counted.elements()),
@@ -191,11 +193,11 @@ def stress(only: set[str] | None = None, *, verbose: bool = False
            ) -> dict[str, dict[str, str | int]]:
     """Every transformation in ``STRESS`` (or those named in ``only``) over the 24 racks."""
     return tally_changes(STRESS, labelled_racks(),
-                         lambda rack, transform, tally: _tally(*transform(rack), tally),
-                         _summary, lambda rack: rack.number, only=only, verbose=verbose)
+                         lambda rack, transform, tally: tally_read_rack(*transform(rack), tally),
+                         summarised, lambda rack: rack.number, only=only, verbose=verbose)
 
 
-def _summary(tally: Counter[str]) -> dict[str, str | int]:
+def summarised(tally: Counter[str]) -> dict[str, str | int]:
     racks = tally["racks"]
     return {"found": f"{tally['found']}/{racks}", "exact": f"{tally['exact']}/{racks}",
             "tiles right": f"{tally['right']}/{tally['tiles']}",
