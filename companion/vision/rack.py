@@ -6,11 +6,11 @@ every other tile out (``ignored``). "No rack found" only when no such row is, or
 tiles as large lie off the row taken, as on a table: never for want of a visible bar.
 
 A tile is shown sure only when all of these hold, and the rack's value only when every tile is:
-- it was read at ``pipeline.LOW_CONFIDENCE`` or surer, and no tile of the rack under
+- it was read at ``doubts.LOW_CONFIDENCE`` or surer, and no tile of the rack under
   ``quality.POOR_READING`` (rummy3-18 under a 15 px line blur: O5 for O6 at 0.91 beside B1
   for B2 at 0.78);
 - a 6 or a 9 is not read turned round both from the rack's up and from most of the tiles of
-  the rack whose number reads one way up only (``pipeline.ONE_WAY_UP``; rummy3-16 turned 20°
+  the rack whose number reads one way up only (``doubts.ONE_WAY_UP``; rummy3-16 turned 20°
   read its R9 as R6 at 0.96). Agreeing with its neighbours is enough: the labelled photos'
   black racks are read upside down whole, their 6s and 9s right. A classic 6 or 9 turned
   round from most of those tiles is shown as the other number, unsure
@@ -46,9 +46,10 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import Colour, Tile
 from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
+from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
 from companion.vision.networks import read_crops, reading_classic
-from companion.vision.pipeline import ONE_WAY_UP, SIX_OR_NINE, ReadFound, find_and_read
+from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
 from companion.vision.rack_rows import LIKE_SIZED, RackRows, find_rack

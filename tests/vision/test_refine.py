@@ -12,6 +12,7 @@ import pytest
 from benchmarks.synthetic_set import hard_set, synthetic_set
 from companion.vision import (
     detect,
+    doubts,
     networks,
     pipeline,
     read_image,
@@ -132,7 +133,7 @@ def test_a_box_over_two_tiles_and_the_glare_beside_them_is_cut_into_the_two_tile
     # the first dense table of the harder renders: an O2 and an R2 side by side under glare
     # come out as one box, taller than a tile; its halves cut to a tile's height read right.
     # The O2's half lies in the glare: read at 0.97 but its crop washed out, it is held unsure
-    # (pipeline._washed_out_doubted); the R2 beside it is read surely.
+    # (doubts.washed_out_doubted); the R2 beside it is read surely.
     render = hard_set(6)[5]
     reading = read_image(render.image)
     pair = [t for t in render.tiles
@@ -368,16 +369,16 @@ def test_second_outlines_read_the_same_without_the_turned_readings_that_cannot_m
 
 
 def test_boxes_over_two_tiles_are_told_by_the_same_medians_as_numpys():
-    # pipeline._doubled: each box's sure neighbours' median area and width, a sure box left
-    # out of its own (pipeline._medians_of_rows), equal to np.nanmedian to the last bit
+    # doubts.doubled: each box's sure neighbours' median area and width, a sure box left
+    # out of its own (doubts.medians_of_rows), equal to np.nanmedian to the last bit
     read = find_and_read(image_of("rummy-36_jpeg"))
     sizes = np.array([sorted(tile.size) for tile in read.found], np.float64)
     areas = sizes[:, 0] * sizes[:, 1]
     rng = np.random.default_rng(36)
     for _ in range(50):
-        nearest = rng.integers(0, len(areas), (len(areas), pipeline.NEIGHBOURS))
+        nearest = rng.integers(0, len(areas), (len(areas), refine.NEIGHBOURS))
         left_out = rng.random(nearest.shape) < 0.2
         left_out[:, 0] = False  # one value a row at least
         for values in (areas[nearest], sizes[nearest, 0]):
-            assert np.array_equal(pipeline._medians_of_rows(values, left_out),
+            assert np.array_equal(doubts.medians_of_rows(values, left_out),
                                   np.nanmedian(np.where(left_out, np.nan, values), axis=1))
