@@ -24,7 +24,7 @@ import numpy as np
 
 from companion.vision import networks
 from companion.vision.classes import TILE_CLASSES
-from companion.vision.pipeline import LOW_CONFIDENCE
+from companion.vision.doubts import LOW_CONFIDENCE
 from training.classic import as_crop, classic_crops
 
 
