@@ -58,11 +58,13 @@ def current_tiles() -> list[tuple[np.ndarray, Tile]]:
     return tiles
 
 
-def classic_tiles() -> list[tuple[np.ndarray, int]]:
-    """The classic validation crops, resized to TILE_W × TILE_H, with their numbers (0: joker)."""
-    _, valid = classic_crops()
+def classic_tiles(*, training: bool = False) -> list[tuple[np.ndarray, int]]:
+    """The classic validation crops (``training``: the training side instead), resized to
+    TILE_W × TILE_H, with their numbers (0: joker)."""
+    train, valid = classic_crops()
     return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
-                        interpolation=cv2.INTER_AREA), crop.number) for crop in valid]
+                        interpolation=cv2.INTER_AREA), crop.number)
+            for crop in (train if training else valid)]
 
 
 def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
@@ -123,6 +125,15 @@ def compose_rack(tiles: list, tiers: int, per_tier: int, rng: np.random.Generato
     return np.clip(photo, 0, 255).astype(np.uint8), labels, outlines
 
 
+def benchmark_rack(tiles: list, seed: int, n: int) -> tuple[np.ndarray, list, list[np.ndarray]]:
+    """The benchmark's ``n``-th rack of seed ``seed`` (``compose_rack``): one to three tiers
+    in turn, 13 tiles on one tier or 5–11 a tier on more, every second one at a slant."""
+    rng = np.random.default_rng([seed, n])
+    tiers = 1 + n % 3
+    per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
+    return compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+
+
 def where_found(outlines: list[np.ndarray], reading) -> list[str]:
     """For each tile composed, whether the reading has it on the rack, found but left off
     (``ignored``), or not found at all: no outline read holds the tile's centre."""
@@ -147,10 +158,7 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
                           ("classic design (its validation crops)", classic_tiles())):
         tally: Counter[str] = Counter()
         for n in range(count):
-            rng = np.random.default_rng([seed, n])
-            tiers = 1 + n % 3
-            per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-            photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+            photo, labels, outlines = benchmark_rack(tiles, seed, n)
             _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             tally["tiles"] += len(labels)
             try:
@@ -211,10 +219,7 @@ def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None
     tiles = classic_tiles()
     racks = []
     for n in range(count):
-        rng = np.random.default_rng([seed, n])
-        tiers = 1 + n % 3
-        per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-        photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+        photo, labels, outlines = benchmark_rack(tiles, seed, n)
         racks.append(LabelledRack(n, photo, tuple(map(numbered, labels)), tuple(outlines)))
     return tally_changes(
         STRESS, racks,

@@ -20,21 +20,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.rack_composites import TILE_H, TILE_W, compose_rack
-from training.classic import classic_crops
+from benchmarks.rack_composites import classic_tiles, compose_rack
 
 FIRST_SEED = 7_200_000
 
 
-def training_tiles() -> list[tuple[np.ndarray, int]]:
-    """The classic training crops at TILE_W × TILE_H, with their numbers (0: joker)."""
-    train, _ = classic_crops()
-    return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
-                        interpolation=cv2.INTER_AREA), crop.number) for crop in train]
-
-
 def write_composed(count: int, out: Path, first_seed: int = FIRST_SEED) -> None:
-    tiles = training_tiles()
+    tiles = classic_tiles(training=True)
     out.mkdir(parents=True, exist_ok=True)
     for n in range(count):
         rng = np.random.default_rng([first_seed, n])

@@ -158,13 +158,19 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                        seen_whole=seen_whole)
 
 
+def _ways_up(read: ReadFound, rack: RackRows) -> tuple[dict[int, bool], list[int]]:
+    """Whether each tile on the rack points the rack's way up, and which of them have a
+    number that reads one way up only (``doubts.ONE_WAY_UP``)."""
+    tiles = rack.tiles
+    way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
+    return way, [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
+
+
 def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
     """The 6s and 9s on the rack read turned round both from the rack's up and from at least
     half of the rack's tiles whose number reads one way up only (or with none such to
     compare): a rack's tiles stand one way up, and a 6 turned round is a 9."""
-    tiles = rack.tiles
-    way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
-    one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
+    way, one_way = _ways_up(read, rack)
     return {index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE
             and not way[index]
             and 2 * sum(way[other] == way[index] for other in one_way) <= len(one_way)}
@@ -180,9 +186,7 @@ def _classic_six_or_nine_turned_back(read: ReadFound, rack: RackRows) -> set[int
     is read with its up where its rows say, which may be the photo's."""
     if not read.classic:
         return set()
-    tiles = rack.tiles
-    way = {index: float(tiles.ups[index] @ tiles.up) >= 0 for index in rack.on_rack}
-    one_way = [index for index in rack.on_rack if int(read.best[index]) in ONE_WAY_UP]
+    way, one_way = _ways_up(read, rack)
     upright = sum(way[index] for index in one_way)
     if len(one_way) < SURE_AT_LEAST or 2 * upright == len(one_way):
         return set()
