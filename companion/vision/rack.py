@@ -1,9 +1,10 @@
 """Reading a photo of one player's rack: the tiles standing on it and what they cost.
 
 The photo is read as a table photo is (``pipeline.find_and_read``); ``rack_rows.find_rack``
-then takes the rows of upright tiles standing on the rack, one to three tiers, and leaves
-every other tile out (``ignored``). "No rack found" only when no such row is, or when most
-tiles as large lie off the row taken, as on a table: never for want of a visible bar.
+then takes the rows of upright tiles standing on the rack, one to three tiers (or more rows
+of tiles spread on the table to be photographed), and leaves every other tile out
+(``ignored``). "No rack found" only when no such row is, or when most tiles as large lie off
+the row taken, as on a table: never for want of a visible bar.
 
 A tile is shown sure only when all of these hold, and the rack's value only when every tile is:
 - it was read at ``doubts.LOW_CONFIDENCE`` or surer, and no tile of the rack under

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from benchmarks.rack_composites import TILE_H, TILE_W, compose
+from benchmarks.spread_composites import compose_spread
 from companion.vision import PhotoError, read_photo, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
@@ -60,6 +61,19 @@ def test_tiers_of_real_tiles_at_a_slant_are_read_each_as_a_row(tiers: int, seed:
     photo, labels = compose(real_tiles(), tiers, 9, np.random.default_rng([29, seed]), slant=True)
     reading = read_rack(jpeg_bytes(photo))
     assert reading.rows == tiers
+    assert Counter(reading.rack) == Counter(labels)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_tiles_spread_on_the_table_in_five_rows_are_read_as_one_rack(seed: int) -> None:
+    """A player's tiles laid out on the table in rows to be photographed, as the classic
+    crops' own photos show a set: four rows of thirteen, the two jokers below, seen from the
+    front and a little above. Every row is the rack's (the rack step stacked three at most,
+    leaving a row of thirteen off)."""
+    photo, labels, _ = compose_spread(real_tiles(), (13, 13, 13, 13, 2), False,
+                                      np.random.default_rng([29, 50, seed]), size=(2400, 1350))
+    reading = read_rack(jpeg_bytes(photo))
+    assert reading.rows == 5
     assert Counter(reading.rack) == Counter(labels)
 
 
