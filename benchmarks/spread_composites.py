@@ -48,16 +48,19 @@ def wooden_table(rng: np.random.Generator, width: int, height: int) -> np.ndarra
 
 
 def compose_spread(tiles: list, per_row: tuple[int, ...], touching: bool,
-                   rng: np.random.Generator, size: tuple[int, int] = (WIDTH, HEIGHT)
+                   rng: np.random.Generator, size: tuple[int, int] = (WIDTH, HEIGHT), *,
+                   fill: tuple[float, float] = (0.7, 0.65)
                    ) -> tuple[np.ndarray, list, list[np.ndarray]]:
     """A photo ``size`` of rows of ``per_row`` tiles (the front row last) drawn from
     ``tiles`` lying on a wooden table, the rows ``touching`` or a little apart; its tiles'
-    labels and outlines (four corners, clockwise from the top left)."""
+    labels and outlines (four corners, clockwise from the top left). The rows span at most
+    ``fill`` of the photo's width and height before it is turned: at the benchmark's 0.7 and
+    0.65 every tile stays in the frame."""
     width, height = size
     photo = wooden_table(rng, width, height)
     aspect = rng.uniform(0.68, 0.85)  # a tile's width over its height as seen
-    tile_w = min(width * rng.uniform(0.055, 0.08), 0.7 * width / max(per_row),  # in frame
-                 0.65 * height / len(per_row) * aspect)
+    tile_w = min(width * rng.uniform(0.055, 0.08), fill[0] * width / max(per_row),
+                 fill[1] * height / len(per_row) * aspect)
     tile_h = tile_w / aspect
     gap_x = tile_w * rng.uniform(-0.02, 0.05)
     gap_y = tile_h * (rng.uniform(0.0, 0.04) if touching else rng.uniform(0.1, 0.2))
