@@ -47,7 +47,8 @@ TIER_PARALLEL = 0.2  # tile heights per tile width: how much two tiers' lines ma
 ABOVE_HEIGHTS, BELOW_HEIGHTS = (0.6, 1.3), (0.8, 1.4)
 TIERS = 6  # rows stacked: a rack's one to three tiers, or tiles spread on the table in rows
 # (the classic crops' own photos: four rows of thirteen and the jokers below; every measured
-# rack and render read the same at 3 and at 6, benchmarks.spread_composites 430 -> 592 of 648)
+# rack and render read the same at 3 and at 6; benchmarks.spread_composites --count 12,
+# that layout: 452 -> 603 of 648)
 LONE_TIER_APART = 1.5  # a tier of one tile stands above the rack's row, at most this far
 RACK_LENGTH = 16  # tile widths: a rack and its tiers' tiles together lie within one rack's length
 # (rummy3-17: one tile on each tier, six tile widths apart)
