@@ -98,11 +98,11 @@ def measure(count: int, seed: int = 5100, *, verbose: bool = False) -> dict[str,
     """Per layout: spreads read, read exactly, numbers right, tiles left off or not found."""
     tiles = classic_tiles()
     results = {}
-    for layout in LAYOUTS:
+    for layout, (per_row, touching) in LAYOUTS.items():
         tally: Counter[str] = Counter()
         for n in range(count):
             rng = np.random.default_rng([seed, n, len(layout)])
-            photo, labels, outlines = compose_spread(tiles, *LAYOUTS[layout], rng)
+            photo, labels, outlines = compose_spread(tiles, per_row, touching, rng)
             _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
             tally["tiles"] += len(labels)
             try:
