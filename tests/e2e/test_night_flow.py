@@ -18,6 +18,7 @@ PHONE = {"width": 360, "height": 740}
 
 
 def fits(page: Any) -> None:
+    page.wait_for_load_state("load")  # measured before its stylesheets apply, a photo is wide
     wide = page.evaluate("document.documentElement.scrollWidth")
     widest = page.evaluate("""[...document.querySelectorAll('body *')].filter(
         e => e.getBoundingClientRect().right > 360).map(e => e.tagName + '.' + e.className

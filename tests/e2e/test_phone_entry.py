@@ -140,6 +140,7 @@ def test_the_sheet_fits_a_phone_with_four_long_names_and_big_scores(phone: Any,
             phone.get_by_label(f"{name} score").fill(score)
         phone.get_by_role("button", name=re.compile("^Record game")).click()
         phone.get_by_text(re.compile("recorded")).wait_for()
+    phone.wait_for_load_state("load")  # its stylesheets applied: measured as a person sees it
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Every player's column and the check column are in sight, the sheet need not scroll.
     wrap = phone.locator(".sheet-wrap")

@@ -27,6 +27,7 @@ def shoot(page: Any, tmp_path: Path, name: str) -> None:
 
 
 def no_sideways_scroll(page: Any) -> bool:
+    page.wait_for_load_state("load")  # measured before its stylesheets apply, a page is wide
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
