@@ -59,12 +59,8 @@ from companion.vision.refine import (
     read_unwashed,
     second_outlines,
 )
-from companion.vision.refine_table import (
-    squarish_reoutlined,
-    tiles_beside,
-    tiles_in_rows,
-    tiles_unclaimed,
-)
+from companion.vision.refine_map import squarish_reoutlined, tiles_unclaimed
+from companion.vision.refine_table import tiles_beside, tiles_in_rows
 
 MIN_TILE_PIXELS = 12  # a "tile" narrower than this in the photo cannot be read
 # A photo shorter than this on its long side holds a table's tiles only under MIN_TILE_PIXELS

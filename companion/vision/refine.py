@@ -13,9 +13,9 @@ For such a tile a few other outlines are tried, sized like the sure tiles around
 - **like its neighbour** (on a rack only): a box turned from its nearest sure neighbour's,
   sure or not, taken again along the neighbour's sides, since tiles on a rack stand alike.
 
-Off a rack more is tried (``refine_table``): boxes over a row of tiles cut into tiles, tiles
-the detector missed looked for beside the sets and in its tile map, squarish boxes outlined
-again from it.
+Off a rack more is tried (``refine_table``, ``refine_map``): boxes over a row of tiles cut into
+tiles, tiles the detector missed looked for beside the sets and in its tile map, squarish
+boxes outlined again from it.
 
 An alternative is kept only when the reader reads every tile of it with confidence of at
 least LOW_CONFIDENCE and more confidently than the tiles it replaces (on a rack, an askew box

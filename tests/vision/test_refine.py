@@ -85,7 +85,7 @@ def test_a_tile_read_surely_the_first_time_keeps_its_outline_and_reading(
         if confidence < LOW_CONFIDENCE:
             continue
         if tile.short_side > SQUARISH * tile.long_side:
-            # a squarish box may be outlined again from the tile map (refine_table.squarish_reoutlined):
+            # a squarish box may be outlined again from the tile map (refine_map.squarish_reoutlined):
             # only to be read more surely, here as the same tile about the same place
             assert any(int(other) == int(best) and np.linalg.norm(
                 c.mean(axis=0) - corners.mean(axis=0)) < tile.short_side / 4
