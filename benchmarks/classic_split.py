@@ -9,19 +9,20 @@ The crops are "Rummikub tile crops by christophrus, from github.com/christophrus
 README"; the split is ``training.classic``'s (crop numbers 600–799 and 2100–2299, never
 learned from). Each crop is cut to the reader's 48 × 64 as a whole (its box is the tile's,
 give or take) and read by ``networks.read_crops`` (read again turned when unsure, as in a
-photo). The crops have no colour label: a crop is read right when its likeliest tile has its
-number (or is the joker). A wrong reading is shown as sure at ``LOW_CONFIDENCE`` (0.9) or more.
+photo). A crop's number is read right when its likeliest tile has its number (or is the joker),
+its tile when that tile has its colour too (the colour labels are ours: ``training.classic``).
+A wrong number is shown as sure at ``LOW_CONFIDENCE`` (0.9) or more.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from benchmarks.candidates import add_candidate_options, use_candidates
 from companion.vision import networks
 from companion.vision.classes import TILE_CLASSES
 from companion.vision.doubts import LOW_CONFIDENCE
@@ -36,23 +37,26 @@ def classic_split(*, classic: bool = True) -> dict[str, object]:
         identity, _, _ = networks.read_crops(crops)
     best, sure = identity.argmax(axis=1), identity.max(axis=1)
     right = np.array([b in crop.classes for b, crop in zip(best, valid)])
+    whole = np.array([b == crop.tile_class for b, crop in zip(best, valid)])
     misreads = Counter(f"{crop.number or 'joker'}→{TILE_CLASSES[b]}"
                        for b, crop, ok in zip(best, valid, right) if not ok)
+    colours = Counter(f"{crop.colour}{crop.number}→{TILE_CLASSES[b]}"
+                      for b, crop, ok, tile in zip(best, valid, right, whole) if ok and not tile)
     return {"crops": len(valid), "numbers right": f"{right.mean():.4f} ({right.sum()})",
+            "tiles right": f"{whole.mean():.4f} ({whole.sum()}: number and colour)",
             "wrong shown sure": int((~right & (sure >= LOW_CONFIDENCE)).sum()),
             "right but unsure": int((right & (sure < LOW_CONFIDENCE)).sum()),
-            "misreads": dict(misreads.most_common())}
+            "misreads": dict(misreads.most_common()),
+            "colour misreads": dict(colours.most_common())}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--classic-reader", type=Path,
-                        help="this classic reader ONNX file, not the shipped one")
+    add_candidate_options(parser, "classic_reader")
     parser.add_argument("--shipped", action="store_true",
                         help="the shipped (current design's) reader instead")
     args = parser.parse_args()
-    if args.classic_reader is not None:
-        networks.CLASSIC_READER_FILE = args.classic_reader
+    use_candidates(args)
     for key, value in classic_split(classic=not args.shipped).items():
         print(f"  {key:20s} {value}")
 

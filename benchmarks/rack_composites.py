@@ -7,33 +7,34 @@ v9 by Jonas Bühler, CC BY 4.0), the classic design from the validation split of
 crops (``training.classic``: "Rummikub tile crops by christophrus, from
 github.com/christophrus/rummikub-counter (commit 8e7f85b9ad7b056c557af35a5b03f229c7cad0d2),
 MIT licence as stated in that repository's README"). Half are seen at a slant (a keystone and
-a turn), each through a JPEG. The classic crops have no colour label: there a tile counts as
-read right when its number is. The issue's case, 13 large tiles on one black tier against a
-dark table, is the one-tier kind.
+a turn), each through a JPEG. The classic crops' colours are our labels
+(``training/classic_colours.csv``). The issue's case, 13 large tiles on one black tier against
+a dark table, is the one-tier kind.
 
-Per design: racks found, read exactly, tiles read right, tiles found but left off the rack,
+Per design: racks found, read exactly, tiles read right (number and colour), numbers read
+right, tiles found but left off the rack,
 tiles not found at all (no outline read holds the tile's centre), values right, and wrong
 values shown as sure (every tile of the rack read surely, the value wrong), and right values
 shown sure. ``--stress``: the classic racks changed as the real racks are
 (``benchmarks.rack_stress``: turned, slanted, further off, blurred, compressed, mis-exposed,
-tinted, cut), by numbers.
+tinted, cut).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from benchmarks.candidates import add_candidate_options, use_candidates
 from companion.core.scoring import rack_value
-from companion.core.tiles import Colour, Tile
-from companion.vision import PhotoError, read_rack
+from companion.core.tiles import Tile
+from companion.vision import PhotoError, RackReading, read_rack
 from companion.vision.crops import canonical_corners
 from training.augment import ink_is_low
-from training.classic import classic_crops
+from training.classic import ClassicCrop, classic_crops
 from training.dataset import load_split
 
 TILE_W, TILE_H = 80, 110
@@ -58,13 +59,17 @@ def current_tiles() -> list[tuple[np.ndarray, Tile]]:
     return tiles
 
 
-def classic_tiles(*, training: bool = False) -> list[tuple[np.ndarray, int]]:
+def classic_tiles(*, training: bool = False) -> list[tuple[np.ndarray, Tile]]:
     """The classic validation crops (``training``: the training side instead), resized to
-    TILE_W × TILE_H, with their numbers (0: joker)."""
+    TILE_W × TILE_H, with their tiles (the number from the source, the colour our label)."""
     train, valid = classic_crops()
     return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
-                        interpolation=cv2.INTER_AREA), crop.number)
+                        interpolation=cv2.INTER_AREA), crop_tile(crop))
             for crop in (train if training else valid)]
+
+
+def crop_tile(crop: ClassicCrop) -> Tile:
+    return Tile.of_joker() if crop.number == 0 else Tile.parse(f"{crop.colour}{crop.number}")
 
 
 def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,
@@ -152,6 +157,29 @@ def where_found(outlines: list[np.ndarray], reading) -> list[str]:
     return placed
 
 
+def tally_reading(tally: Counter[str], labels: list[Tile], outlines: list[np.ndarray],
+                  reading: RackReading) -> tuple[Counter, Counter]:
+    """Count a composed photo's reading into ``tally``: tiles right (number and colour),
+    numbers right, read exactly, the value right, shown sure, tiles left off or not found.
+    Returns the tiles composed and the tiles read."""
+    placed = where_found(outlines, reading)
+    truth, read = Counter(labels), Counter(reading.rack)
+    tally["right"] += sum((truth & read).values())
+    tally["numbers right"] += sum((Counter(map(number_of, labels))
+                                   & Counter(map(number_of, reading.rack))).values())
+    tally["exact"] += read == truth
+    value_right = reading.value == rack_value(tuple(labels),
+                                              joker_penalty=reading.preset.joker_penalty)
+    sure = not any(tile.low_confidence for tile in reading.tiles)
+    tally["value right"] += value_right
+    tally["shown sure"] += sure
+    tally["wrong value shown sure"] += (not value_right) and sure
+    tally["right value shown sure"] += value_right and sure
+    tally["left off"] += placed.count("left off")
+    tally["not found"] += placed.count("not found")
+    return truth, read
+
+
 def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
     results = {}
     for design, tiles in (("current design (valid/ tiles)", current_tiles()),
@@ -166,53 +194,29 @@ def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
             except PhotoError:
                 continue
             tally["found"] += 1
-            placed = where_found(outlines, reading)
-            tally["tiles left off"] += placed.count("left off")
-            tally["tiles not found"] += placed.count("not found")
-            if isinstance(labels[0], Tile):
-                truth = Counter(labels)
-                read = Counter(reading.rack)
-                true_value = rack_value(tuple(labels), joker_penalty=reading.preset.joker_penalty)
-            else:  # numbers only: compare numbers (0 the joker)
-                truth = Counter(labels)
-                read = Counter(0 if tile.is_joker else tile.number for tile in reading.rack)
-                true_value = sum(30 if number == 0 else number for number in labels) \
-                    if reading.preset.joker_penalty == 30 else None
-            right = sum((truth & read).values())
-            tally["right"] += right
-            tally["exact"] += read == truth
-            value_right = reading.value == true_value if true_value is not None else read == truth
-            tally["value right"] += value_right
-            sure = not any(tile.low_confidence for tile in reading.tiles)
-            tally["wrong value shown sure"] += (not value_right) and sure
-            tally["right value shown sure"] += value_right and sure
+            tally_reading(tally, labels, outlines, reading)
         results[design] = {"found": f"{tally['found']}/{count}",
                            "exact": f"{tally['exact']}/{count}",
                            "tiles read right": f"{tally['right']}/{tally['tiles']}",
-                           "tiles left off": tally["tiles left off"],
-                           "tiles not found": tally["tiles not found"],
+                           "numbers read right": f"{tally['numbers right']}/{tally['tiles']}",
+                           "tiles left off": tally["left off"],
+                           "tiles not found": tally["not found"],
                            "value right": f"{tally['value right']}/{count}",
                            "right value shown sure": tally["right value shown sure"],
                            "wrong value shown sure": tally["wrong value shown sure"]}
     return results
 
 
-def numbered(number: int) -> Tile:
-    """A classic crop's number as a tile to count by (0 the joker, the colour left black)."""
-    return Tile.of_joker() if number == 0 else Tile.numbered(Colour.BLACK, number)
-
-
-def number_of(tile: Tile) -> Tile:
-    """What a classic crop's label tells of a tile read: its number (``numbered``)."""
-    return numbered(0 if tile.is_joker else tile.number or 0)
+def number_of(tile: Tile) -> int:
+    """A tile's number, 0 for the joker (what the numbers-only tallies count by)."""
+    return 0 if tile.is_joker else tile.number or 0
 
 
 def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None,
                    verbose: bool = False) -> dict[str, dict[str, str | int]]:
     """The first ``count`` composed classic racks changed as a phone at a table changes a
-    photo, read and counted by numbers as the 24 real racks are (``benchmarks.rack_stress``:
-    its changes and its tally; the value is the numbers' sum, a joker 30); ``only``: those
-    changes named."""
+    photo, read and counted as the 24 real racks are (``benchmarks.rack_stress``: its changes
+    and its tally, number and colour); ``only``: those changes named."""
     from benchmarks.phone_changes import tally_changes
     from benchmarks.rack_stress import STRESS, LabelledRack, summarised, tally_read_rack
 
@@ -220,10 +224,10 @@ def classic_stress(count: int, seed: int = 2900, *, only: set[str] | None = None
     racks = []
     for n in range(count):
         photo, labels, outlines = benchmark_rack(tiles, seed, n)
-        racks.append(LabelledRack(n, photo, tuple(map(numbered, labels)), tuple(outlines)))
+        racks.append(LabelledRack(n, photo, tuple(labels), tuple(outlines)))
     return tally_changes(
         STRESS, racks,
-        lambda rack, transform, tally: tally_read_rack(*transform(rack), tally, as_told=number_of),
+        lambda rack, transform, tally: tally_read_rack(*transform(rack), tally),
         summarised, lambda rack: rack.number, only=only, verbose=verbose)
 
 
@@ -231,23 +235,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--seed", type=int, default=2900, help="the first of the racks' seeds")
-    parser.add_argument("--detector", type=Path, help="a candidate detector.onnx")
-    parser.add_argument("--classic-detector", type=Path, help="a candidate detector-classic.onnx")
-    parser.add_argument("--reader", type=Path, help="a candidate reader.onnx")
-    parser.add_argument("--classic-reader", type=Path, help="a candidate reader-classic.onnx")
+    add_candidate_options(parser)
     parser.add_argument("--stress", action="store_true",
                         help="the classic racks changed as the real racks are (rack_stress)")
     parser.add_argument("--verbose", action="store_true", help="with --stress: each rack read wrong")
     args = parser.parse_args()
-    from companion.vision import networks
-    if args.reader is not None:
-        networks.READER_FILE = args.reader
-    if args.classic_reader is not None:
-        networks.CLASSIC_READER_FILE = args.classic_reader
-    if args.detector is not None:
-        networks.DETECTOR_FILE = args.detector
-    if args.classic_detector is not None:
-        networks.CLASSIC_DETECTOR_FILE = args.classic_detector
+    use_candidates(args)
     if args.stress:
         from benchmarks.phone_changes import print_results
         print(f"== {args.count} composed classic racks changed 29 ways")

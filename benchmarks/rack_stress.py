@@ -151,10 +151,8 @@ def labelled_racks() -> list[LabelledRack]:
 
 
 def tally_read_rack(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Tile],
-                    quality: int, tally: Counter[str], *,
-                    as_told: Callable[[Tile], Tile] = lambda tile: tile) -> str:
-    """Read one copy and count it; returns a short note of what went wrong ('' if exact).
-    ``as_told``: what of a read tile the labels tell (the classic crops: its number only)."""
+                    quality: int, tally: Counter[str]) -> str:
+    """Read one copy and count it; returns a short note of what went wrong ('' if exact)."""
     tally["racks"] += 1
     tally["tiles"] += sum(truth.values())
     data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
@@ -163,7 +161,7 @@ def tally_read_rack(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Ti
     except PhotoError as error:
         tally["refused"] += 1
         return f"refused ({error.code})"
-    read = Counter(map(as_told, reading.rack))
+    read = Counter(reading.rack)
     tally["found"] += 1
     # a tile cut through counts only for a reading beyond the whole tiles: read as one of them
     # (an O1 whole and an O1 cut, one O1 read) it leaves the whole one read, not missing
@@ -172,7 +170,7 @@ def tally_read_rack(image: np.ndarray, truth: Counter[Tile], crossed: Counter[Ti
     missing = counted - read
     tally["exact"] += not extra and not missing
     tally["right"] += sum((truth & read).values())
-    flagged = Counter(as_told(tile.tile) for tile in reading.tiles if tile.low_confidence)
+    flagged = Counter(tile.tile for tile in reading.tiles if tile.low_confidence)
     unflagged_wrong = sum(max(0, count - flagged[tile]) for tile, count in extra.items())
     tally["wrong unflagged"] += unflagged_wrong
     value_right = reading.value == rack_value(tuple(counted.elements()),

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from benchmarks.rack_composites import classic_tiles, where_found
+from benchmarks.candidates import add_candidate_options, use_candidates
+from benchmarks.rack_composites import classic_tiles, tally_reading
 from companion.vision import PhotoError, read_rack
 
 WIDTH, HEIGHT = 4624, 2604
@@ -95,7 +95,8 @@ def compose_spread(tiles: list, per_row: tuple[int, ...], touching: bool,
 
 
 def measure(count: int, seed: int = 5100, *, verbose: bool = False) -> dict[str, dict]:
-    """Per layout: spreads read, read exactly, numbers right, tiles left off or not found."""
+    """Per layout: spreads read, read exactly, tiles right (number and colour), numbers right,
+    tiles left off or not found, shown sure."""
     tiles = classic_tiles()
     results = {}
     for layout, (per_row, touching) in LAYOUTS.items():
@@ -112,22 +113,14 @@ def measure(count: int, seed: int = 5100, *, verbose: bool = False) -> dict[str,
                 if verbose:
                     print(f"  {layout} {n}: refused: {error}")
                 continue
-            placed = where_found(outlines, reading)
-            truth = Counter(labels)
-            read = Counter(0 if tile.is_joker else tile.number for tile in reading.rack)
-            right = sum((truth & read).values())
-            tally["right"] += right
-            tally["exact"] += read == truth
-            tally["left off"] += placed.count("left off")
-            tally["not found"] += placed.count("not found")
-            tally["shown sure"] += not any(tile.low_confidence for tile in reading.tiles)
+            truth, read = tally_reading(tally, labels, outlines, reading)
             if verbose and read != truth:
-                print(f"  {layout} {n}: {right}/{len(labels)}, left off "
-                      f"{placed.count('left off')}, not found {placed.count('not found')}, "
+                print(f"  {layout} {n}: {sum((truth & read).values())}/{len(labels)}, "
                       f"missing {dict(truth - read)}, extra {dict(read - truth)}")
         results[layout] = {"read": f"{count - tally['refused']}/{count}",
                            "exact": f"{tally['exact']}/{count}",
-                           "numbers right": f"{tally['right']}/{tally['tiles']}",
+                           "tiles right": f"{tally['right']}/{tally['tiles']}",
+                           "numbers right": f"{tally['numbers right']}/{tally['tiles']}",
                            "left off": tally["left off"], "not found": tally["not found"],
                            "shown sure": tally["shown sure"]}
     return results
@@ -138,14 +131,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=8, help="spreads of each layout")
     parser.add_argument("--seed", type=int, default=5100)
     parser.add_argument("--verbose", action="store_true", help="each spread read wrong")
-    parser.add_argument("--classic-detector", type=Path, help="a candidate detector-classic.onnx")
-    parser.add_argument("--classic-reader", type=Path, help="a candidate reader-classic.onnx")
+    add_candidate_options(parser, "classic_detector", "classic_reader")
     args = parser.parse_args()
-    from companion.vision import networks
-    if args.classic_detector is not None:
-        networks.CLASSIC_DETECTOR_FILE = args.classic_detector
-    if args.classic_reader is not None:
-        networks.CLASSIC_READER_FILE = args.classic_reader
+    use_candidates(args)
     for layout, figures in measure(args.count, args.seed, verbose=args.verbose).items():
         print(layout, figures, flush=True)
 

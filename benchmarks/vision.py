@@ -55,6 +55,7 @@ from typing import Self
 import cv2
 import numpy as np
 
+from benchmarks.candidates import add_candidate_options, use_candidates
 from companion.core.melds import check_table
 from companion.core.presets import PRESSMAN
 from companion.core.tiles import ImpossibleTilesError, Tile
@@ -811,25 +812,11 @@ def main() -> None:
                              "(benchmarks/classic_split.py)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--confusions", action="store_true")
-    parser.add_argument("--reader", type=Path,
-                        help="measure this reader ONNX file instead of the shipped one")
-    parser.add_argument("--detector", type=Path,
-                        help="measure this detector ONNX file instead of the shipped one")
-    parser.add_argument("--classic-reader", type=Path,
-                        help="measure this reader of the classic design instead of the shipped one")
-    parser.add_argument("--classic-detector", type=Path,
-                        help="measure this detector of the classic design instead of the shipped one")
+    add_candidate_options(parser)
     args = parser.parse_args()
     cv2.setNumThreads(2)
     from companion.vision import networks
-    if args.reader is not None:
-        networks.READER_FILE = args.reader
-    if args.detector is not None:
-        networks.DETECTOR_FILE = args.detector
-    if args.classic_reader is not None:
-        networks.CLASSIC_READER_FILE = args.classic_reader
-    if args.classic_detector is not None:
-        networks.CLASSIC_DETECTOR_FILE = args.classic_detector
+    use_candidates(args)
     if args.jokers_anywhere:  # networks.joker_may_stand asks it
         networks.reader_knows_no_tile = lambda: True
     results: dict[str, object] = {}

@@ -3,11 +3,15 @@
 The crops are "Rummikub tile crops by christophrus, from github.com/christophrus/rummikub-counter
 (commit 8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
 README", kept in ``../shared/vision-data/classic-tiles-mit`` (its README says how they were
-checked against the project's held-out photos). They are labelled by number only (1–13,
-joker); the colour is left to the shipped reader, whose reading of it teaches the classic
-reader (``train_classic.classic_target``). A rule on the ink's hue was tried and dropped: on
-the validation split it disagreed with the reader on 75 of 354 crops (40 it called blue,
-35 red), and in the 24 of them looked at the ink was black and orange, as the reader read.
+checked against the project's held-out photos). The source labels them by number only (1–13,
+joker); their colours are ours, in ``classic_colours.csv`` (``ClassicCrop.colour``). The
+shipped reader's reading of the colour, which taught the classic reader until 2026-12-03,
+reads a classic orange as red in cold light (the tiles bluish white, the orange ink dark and
+brownish: 18 of the 378 numbered validation crops) and now and then as black or blue. The
+labels were made from the classic reader's reading, then looked at: every validation crop,
+every training crop of the cold-lit and dark photos (crop numbers 93–600 and 820–935), and
+in the warm-lit rest each crop whose ink hue, measured against the tile's white, disagreed
+with the reader (74 crops); 56 readings were corrected.
 
 The validation split (``VALIDATION_RUNS``) is two runs of neighbouring crop numbers: the
 source numbers its crops in photo order, and neighbours are the same tiles seen in one photo
@@ -18,6 +22,7 @@ is taught which end is up by turning the upright ones).
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from dataclasses import dataclass
@@ -45,6 +50,7 @@ BUFFER = 25  # crop numbers either side of a validation run used for neither sid
 # sideways or upside-down crops (the README's "rotated crops"): left out
 TURNED_RUNS = ((1, 93), (319, 438), (1455, 1475), (2690, 2749))
 COLOURS = ("K", "R", "B", "O")  # the order of the reader's colour blocks (classes.TILE_CLASSES)
+COLOUR_LABELS = Path(__file__).with_name("classic_colours.csv")  # "<number>/tile_NNNN.png",colour
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ class ClassicCrop:
     path: Path
     number: int  # 1–13, 0 for the joker
     crop_number: int
+    colour: str = ""  # one of COLOURS ("" for the joker)
 
     @property
     def classes(self) -> list[int]:
@@ -59,6 +66,17 @@ class ClassicCrop:
         if self.number == 0:
             return [JOKER_CLASS]
         return [CLASS_INDEX[f"{colour}{self.number}"] for colour in COLOURS]
+
+    @property
+    def tile_class(self) -> int:
+        """The reader's class of this crop's tile, its number and colour."""
+        return JOKER_CLASS if self.number == 0 else CLASS_INDEX[f"{self.colour}{self.number}"]
+
+
+def colour_labels(path: Path = COLOUR_LABELS) -> dict[str, str]:
+    """The crops' colours by "<number folder>/<file name>"."""
+    with path.open(newline="") as rows:
+        return {row["crop"]: row["colour"] for row in csv.DictReader(rows)}
 
 
 def _in(runs: tuple[tuple[int, int], ...], number: int, grow: int = 0) -> bool:
@@ -68,19 +86,19 @@ def _in(runs: tuple[tuple[int, int], ...], number: int, grow: int = 0) -> bool:
 def classic_crops(root: Path = CLASSIC_ROOT) -> tuple[list[ClassicCrop], list[ClassicCrop]]:
     """The upright crops, split into (training, validation) by runs of crop numbers."""
     train, valid = [], []
+    colours = colour_labels()
     for folder in sorted(root.iterdir()):
         if not folder.is_dir():
             continue
         number = 0 if folder.name == "joker" else int(folder.name)
         for path in sorted(folder.glob("*.png")):
             crop_number = int(re.findall(r"\d+", path.name)[0])
-            if _in(TURNED_RUNS, crop_number):
-                continue
-            crop = ClassicCrop(path, number, crop_number)
-            if _in(VALIDATION_RUNS, crop_number):
-                valid.append(crop)
-            elif not _in(VALIDATION_RUNS, crop_number, BUFFER):
-                train.append(crop)
+            if _in(TURNED_RUNS, crop_number) or (not _in(VALIDATION_RUNS, crop_number)
+                                                 and _in(VALIDATION_RUNS, crop_number, BUFFER)):
+                continue  # turned, or a neighbour of the validation split: used for neither
+            colour = "" if number == 0 else colours[f"{folder.name}/{path.name}"]
+            crop = ClassicCrop(path, number, crop_number, colour)
+            (valid if _in(VALIDATION_RUNS, crop_number) else train).append(crop)
     return train, valid
 
 

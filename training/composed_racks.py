@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.rack_composites import classic_tiles, compose_rack
+from benchmarks.rack_composites import classic_tiles, compose_rack, number_of
 from benchmarks.spread_composites import compose_spread
 
 FIRST_SEED = 7_200_000
@@ -53,12 +53,12 @@ def write_composed(count: int, out: Path, first_seed: int = FIRST_SEED, *,
     compose = composed_spread if spreads else composed_rack
     for n in range(count):
         rng = np.random.default_rng([first_seed, n])
-        photo, numbers, outlines = compose(tiles, rng, n)
+        photo, labels, outlines = compose(tiles, rng, n)
         stem = out / f"composed-{n:04d}"
         cv2.imwrite(str(stem.with_suffix(".jpg")), photo,
                     [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
-        answer = [{"number": number, "outline": outline.tolist()}
-                  for number, outline in zip(numbers, outlines, strict=True)]
+        answer = [{"number": number_of(tile), "outline": outline.tolist()}
+                  for tile, outline in zip(labels, outlines, strict=True)]
         stem.with_suffix(".json").write_text(json.dumps(answer))
     print(f"wrote {count} composed {'spreads' if spreads else 'racks'} to {out}")
 

@@ -12,9 +12,9 @@ with it (``pipeline.find_and_read``). Starts from ``companion/vision/models/read
   christophrus, from github.com/christophrus/rummikub-counter (commit
   8e7f85b9ad7b056c557af35a5b03f229c7cad0d2), MIT licence as stated in that repository's
   README"), framed as a detector might frame them, turned upside down half the time (the
-  orientation label flips). They are labelled by number only: the target spreads the
-  number's probability over the four colours as the shipped reader reads the crop's colour
-  (the teacher: its colours are right far more often than its classic numbers);
+  orientation label flips), taught by their number and colour labels (the colours ours,
+  ``training/classic_colours.csv``: the shipped reader, which taught the colour until
+  2026-12-03, reads a classic orange as red in cold light);
 - tiles of the current design cut from the ``train/`` photos as ``train_reader`` cuts them
   (never ``valid/``), taught by their labels and by the shipped reader's outputs
   (distillation), so tables read as before;
@@ -41,7 +41,7 @@ import torch.nn.functional as F
 
 from companion.vision.classes import JOKER_CLASS, NO_TILE_CLASS
 from training.augment import photometric
-from training.classic import ClassicCrop, as_crop, classic_crops, jittered_crop
+from training.classic import COLOURS, ClassicCrop, as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
 from training.networks import TileReader, freeze_norms, load_folded_onnx, set_cosine_learning_rate
 from training.train_reader import (
@@ -62,24 +62,30 @@ TILES = 53
 IDENTITIES = TILES + 1  # and "no tile"
 
 
-def classic_target(crop: ClassicCrop, teacher_tiles: torch.Tensor) -> torch.Tensor:
-    """The target over the 54 identities: the crop's number, its colour as the teacher reads
-    it (the teacher's probabilities summed over the numbers of each colour)."""
-    target = torch.zeros(IDENTITIES)
-    if crop.number == 0:
-        target[JOKER_CLASS] = 1.0
-        return target
-    colours = torch.softmax(teacher_tiles[:TILES - 1], 0).reshape(4, 13).sum(1)
-    colours = colours / colours.sum()
-    for colour, index in enumerate(crop.classes):
-        target[index] = colours[colour]
-    return target
+def classic_loss(identity: torch.Tensor, crops: list[ClassicCrop],
+                 colour_weight: float) -> torch.Tensor:
+    """The classic crops' loss on the reader's 54 identity logits: the number (its four
+    colours' probabilities summed; the joker's own) and, weighed ``colour_weight``, the colour
+    (the thirteen numbers of the labelled colour summed). Apart, the colour label does not
+    take from what the crop teaches of the number."""
+    log_p = F.log_softmax(identity, 1)
+    tiles = log_p[:, :TILES - 1].reshape(-1, 4, 13)  # colour blocks of 1–13 (classes.py)
+    loss = []
+    for row, crop in enumerate(crops):
+        if crop.number == 0:
+            loss.append(-log_p[row, JOKER_CLASS])
+            continue
+        number = torch.logsumexp(tiles[row, :, crop.number - 1], 0)
+        colour = torch.logsumexp(tiles[row, COLOURS.index(crop.colour), :], 0)
+        loss.append(-number - colour_weight * colour)
+    return torch.stack(loss).mean()
 
 
-def numbers_right(model: torch.nn.Module, crops: list[ClassicCrop],
-                  images: dict[Path, np.ndarray]) -> tuple[float, int]:
-    """Share of the crops whose likeliest tile has their number (both ways up, averaged, as
-    the pipeline reads an unsure crop), and how many wrong ones are read at 0.9 or more."""
+def read_right(model: torch.nn.Module, crops: list[ClassicCrop],
+               images: dict[Path, np.ndarray]) -> str:
+    """The share of the crops whose likeliest tile has their number (both ways up, averaged,
+    as the pipeline reads an unsure crop), of those whose likeliest tile is theirs (number and
+    colour), and how many with a wrong number are read at 0.9 or more."""
     model.eval()
     batch = [as_crop(images[c.path]) for c in crops]
     with torch.no_grad():
@@ -88,7 +94,10 @@ def numbers_right(model: torch.nn.Module, crops: list[ClassicCrop],
     probabilities = ((torch.softmax(upright, 1) + torch.softmax(turned, 1)) / 2).numpy()
     best = probabilities.argmax(1)
     right = np.array([b in c.classes for b, c in zip(best, crops)])
-    return float(right.mean()), int(((~right) & (probabilities.max(1) >= 0.9)).sum())
+    whole = np.array([b == c.tile_class for b, c in zip(best, crops)])
+    sure_wrong = int(((~right) & (probabilities.max(1) >= 0.9)).sum())
+    return (f"{right.mean():.4f} numbers right, {whole.mean():.4f} tiles right (number and "
+            f"colour), {sure_wrong} sure misreads")
 
 
 def main() -> None:
@@ -99,6 +108,8 @@ def main() -> None:
     parser.add_argument("--no-tile-share", type=float, default=0.12)
     parser.add_argument("--distil", type=float, default=1.0, help="weight of the teacher's word")
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--colour-weight", type=float, default=0.5,
+                        help="weight of a classic crop's colour label beside its number")
     parser.add_argument("--tightest", type=float, default=0.92,
                         help="the tightest framing of a classic crop (share of its box)")
     parser.add_argument("--synthetic", type=Path, action="append", default=[],
@@ -135,8 +146,7 @@ def main() -> None:
     teacher = TileReader(classes=outputs)
     load_folded_onnx(teacher, SHIPPED)
     teacher.eval()
-    share, sure_wrong = numbers_right(model, classic_valid, classic_images)
-    print(f"classic validation before: {share:.4f} numbers right, {sure_wrong} sure misreads",
+    print(f"classic validation before: {read_right(model, classic_valid, classic_images)}",
           flush=True)
 
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -176,10 +186,9 @@ def main() -> None:
         loss = torch.zeros(())
         if classic_rows:
             rows = torch.tensor([row for row, _ in classic_rows])
-            targets = torch.stack([classic_target(crop, taught[row, :TILES])
-                                   for row, crop in classic_rows])
             loss = loss + args.classic_share * (
-                -(targets * F.log_softmax(identity[rows], 1)).sum(1).mean()
+                classic_loss(identity[rows], [crop for _, crop in classic_rows],
+                             args.colour_weight)
                 + 0.5 * F.cross_entropy(orientation[rows], turns_t[rows]))
         if current_rows:
             rows = torch.tensor([row for row, _ in current_rows])
@@ -200,11 +209,9 @@ def main() -> None:
         if iteration % 50 == 0 or iteration == args.iterations - 1:
             print(f"{iteration:5d} loss {loss.item():.4f} {time.time() - started:.0f}s", flush=True)
         if iteration % 200 == 199:
-            share, sure_wrong = numbers_right(model, classic_valid, classic_images)
-            print(f"  classic validation: {share:.4f} numbers right, {sure_wrong} sure misreads",
+            print(f"  classic validation: {read_right(model, classic_valid, classic_images)}",
                   flush=True)
-    share, sure_wrong = numbers_right(model, classic_valid, classic_images)
-    print(f"classic validation after: {share:.4f} numbers right, {sure_wrong} sure misreads",
+    print(f"classic validation after: {read_right(model, classic_valid, classic_images)}",
           flush=True)
     torch.save(model.state_dict(), args.weights)
     export_reader(model, args.out)

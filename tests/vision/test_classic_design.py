@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.rack_composites import classic_tiles, compose
+from benchmarks.rack_composites import classic_tiles, compose, number_of
 from benchmarks.spread_composites import compose_spread
 from companion.core.tiles import Tile
 from companion.vision import PhotoError, networks, pipeline, rack, read_photo, read_rack
@@ -40,8 +40,9 @@ def classic_rack(seed: int, tiers: int) -> tuple[bytes, list[int]]:
     composed racks benchmark draws it."""
     rng = np.random.default_rng([2900, seed])
     per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-    photo, numbers = compose(classic_tiles(), tiers, per_tier, rng, slant=seed % 2 == 1)
-    return cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), numbers
+    photo, tiles = compose(classic_tiles(), tiers, per_tier, rng, slant=seed % 2 == 1)
+    return (cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(),
+            list(map(number_of, tiles)))
 
 
 def numbers_right(data: bytes, numbers: list[int]) -> int:
@@ -86,8 +87,9 @@ def test_three_touching_rows_of_classic_tiles_on_a_wooden_table_are_read_whole(
     rack's, the nearest tier taken first (spread 3's back row, two tile heights off the front
     row, passes as a tier too: taken first, it left the middle row out); the classic detector
     learned such spreads of the training crops, and the shipped one in its place loses tiles."""
-    photo, numbers, _ = compose_spread(classic_tiles(), (9, 9, 9), True,
-                                       np.random.default_rng([29, 70, seed]), size=(2312, 1302))
+    photo, tiles, _ = compose_spread(classic_tiles(), (9, 9, 9), True,
+                                     np.random.default_rng([29, 70, seed]), size=(2312, 1302))
+    numbers = list(map(number_of, tiles))
     data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     assert read_rack(data).rows == 3
     assert numbers_right(data, numbers) == len(numbers)
@@ -217,3 +219,4 @@ def test_a_photo_both_readers_refuse_is_let_go_at_once() -> None:
         gc.garbage.clear()
         gc.enable()
     assert held == []
+

@@ -24,7 +24,7 @@ from companion.vision.pipeline import find_and_read
 from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.augment import ink_is_low
-from training.classic import BUFFER, CLASSIC_ROOT, VALIDATION_RUNS, classic_crops
+from training.classic import BUFFER, CLASSIC_ROOT, COLOURS, VALIDATION_RUNS, classic_crops
 
 
 def real_tiles() -> list:
@@ -115,6 +115,9 @@ def test_the_classic_validation_split_is_runs_of_crop_numbers_kept_apart_from_tr
     assert all(not any(start - BUFFER <= crop.crop_number < stop + BUFFER
                        for start, stop in VALIDATION_RUNS) for crop in train)
     assert {crop.number for crop in valid} == set(range(14))  # every number and the joker
+    # every numbered crop has its colour label (training/classic_colours.csv), the joker none
+    assert all((crop.colour in COLOURS) == (crop.number > 0) for crop in train + valid)
+    assert {crop.colour for crop in valid} == {*COLOURS, ""}
 
 
 def test_a_photo_whose_boxes_are_all_unreadable_says_no_rack_found() -> None:

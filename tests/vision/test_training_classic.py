@@ -14,29 +14,30 @@ pytest.importorskip("onnx")
 
 from companion.vision.classes import CLASS_INDEX, JOKER_CLASS  # after the skips: torch is optional
 from training.classic import ClassicCrop, jittered_crop
-from training.train_classic import IDENTITIES, TILES, classic_target
+from training.train_classic import IDENTITIES, classic_loss
 
 
-def _teacher_reading(colour: str, number: int) -> torch.Tensor:
-    logits = torch.full((TILES,), -8.0)
-    logits[CLASS_INDEX[f"{colour}{number}"]] = 4.0
-    logits[CLASS_INDEX[f"R{number % 13 + 1}"]] = 2.0  # another number in red
+def _reading(tile: str) -> torch.Tensor:
+    logits = torch.full((1, IDENTITIES), -4.0)
+    logits[0, CLASS_INDEX[tile]] = 4.0
     return logits
 
 
-def test_a_numbers_target_is_that_number_in_the_colours_the_teacher_reads(tmp_path) -> None:
-    crop = ClassicCrop(tmp_path / "tile_0001.png", 8, 1)
-    target = classic_target(crop, _teacher_reading("B", 5))
-    assert target.shape == (IDENTITIES,)
-    assert float(target.sum()) == pytest.approx(1.0)
-    assert set(torch.nonzero(target)[:, 0].tolist()) <= set(crop.classes)
-    assert int(target.argmax()) == CLASS_INDEX["B8"]
-    assert float(target[CLASS_INDEX["R8"]]) > float(target[CLASS_INDEX["K8"]])
+def test_a_crops_loss_is_least_for_its_number_in_its_labelled_colour(tmp_path) -> None:
+    crop = ClassicCrop(tmp_path / "tile_0001.png", 8, 1, "O")
+    right, wrong_colour, wrong_number = (classic_loss(_reading(tile), [crop], 0.5)
+                                         for tile in ("O8", "R8", "O3"))
+    assert right < wrong_colour < wrong_number  # the number weighs more than the colour
+    # without the colour's weight, any colour of the number is as right
+    assert float(classic_loss(_reading("R8"), [crop], 0.0)) == pytest.approx(
+        float(classic_loss(_reading("O8"), [crop], 0.0)))
 
 
-def test_a_jokers_target_is_the_joker_whatever_the_teacher_reads(tmp_path) -> None:
-    target = classic_target(ClassicCrop(tmp_path / "tile_0002.png", 0, 2), _teacher_reading("K", 3))
-    assert int(target.argmax()) == JOKER_CLASS and float(target.sum()) == 1.0
+def test_a_jokers_loss_is_the_jokers_alone(tmp_path) -> None:
+    joker = ClassicCrop(tmp_path / "tile_0002.png", 0, 2)
+    joker_read = torch.full((1, IDENTITIES), -4.0)
+    joker_read[0, JOKER_CLASS] = 4.0
+    assert classic_loss(joker_read, [joker], 0.5) < classic_loss(_reading("K3"), [joker], 0.5)
 
 
 def test_a_tighter_framing_cuts_more_of_the_tiles_edge_away() -> None:
