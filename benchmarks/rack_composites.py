@@ -60,16 +60,17 @@ def current_tiles() -> list[tuple[np.ndarray, Tile]]:
 
 
 def classic_tiles(*, training: bool = False) -> list[tuple[np.ndarray, Tile]]:
-    """The classic validation crops (``training``: the training side instead), resized to
-    TILE_W × TILE_H, with their tiles (the number from the source, the colour our label)."""
+    """The classic validation crops (``training``: the training side instead) as
+    ``classic_tile``s."""
     train, valid = classic_crops()
-    return [(cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
-                        interpolation=cv2.INTER_AREA), crop_tile(crop))
-            for crop in (train if training else valid)]
+    return [classic_tile(crop) for crop in (train if training else valid)]
 
 
-def crop_tile(crop: ClassicCrop) -> Tile:
-    return Tile.of_joker() if crop.number == 0 else Tile.parse(f"{crop.colour}{crop.number}")
+def classic_tile(crop: ClassicCrop) -> tuple[np.ndarray, Tile]:
+    """A classic crop resized to TILE_W × TILE_H, with its tile (the number from the source,
+    the colour our label)."""
+    return (cv2.resize(cv2.imread(str(crop.path)), (TILE_W, TILE_H),
+                       interpolation=cv2.INTER_AREA), crop.tile)
 
 
 def compose(tiles: list, tiers: int, per_tier: int, rng: np.random.Generator, *,

@@ -31,7 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.classes import CLASS_INDEX, JOKER_CLASS
+from companion.core.tiles import Tile
+from companion.vision.classes import CLASS_INDEX, JOKER_CLASS, TILE_CLASSES
 from companion.vision.crops import CROP_HEIGHT, CROP_WIDTH
 
 
@@ -72,6 +73,11 @@ class ClassicCrop:
         """The reader's class of this crop's tile, its number and colour."""
         return JOKER_CLASS if self.number == 0 else CLASS_INDEX[f"{self.colour}{self.number}"]
 
+    @property
+    def tile(self) -> Tile:
+        """This crop's tile, its number and colour."""
+        return TILE_CLASSES[self.tile_class]
+
 
 def colour_labels(path: Path = COLOUR_LABELS) -> dict[str, str]:
     """The crops' colours by "<number folder>/<file name>"."""
@@ -93,12 +99,12 @@ def classic_crops(root: Path = CLASSIC_ROOT) -> tuple[list[ClassicCrop], list[Cl
         number = 0 if folder.name == "joker" else int(folder.name)
         for path in sorted(folder.glob("*.png")):
             crop_number = int(re.findall(r"\d+", path.name)[0])
-            if _in(TURNED_RUNS, crop_number) or (not _in(VALIDATION_RUNS, crop_number)
-                                                 and _in(VALIDATION_RUNS, crop_number, BUFFER)):
+            held_out = _in(VALIDATION_RUNS, crop_number)
+            if _in(TURNED_RUNS, crop_number) or (
+                    not held_out and _in(VALIDATION_RUNS, crop_number, BUFFER)):
                 continue  # turned, or a neighbour of the validation split: used for neither
             colour = "" if number == 0 else colours[f"{folder.name}/{path.name}"]
-            crop = ClassicCrop(path, number, crop_number, colour)
-            (valid if _in(VALIDATION_RUNS, crop_number) else train).append(crop)
+            (valid if held_out else train).append(ClassicCrop(path, number, crop_number, colour))
     return train, valid
 
 

@@ -239,14 +239,12 @@ def test_classic_orange_in_cold_light_is_read_orange_beside_the_red(seed: int) -
     """The classic reader learned the crops' colours from our labels
     (``training/classic_colours.csv``), not from the shipped reader, which reads a classic
     orange in cold light as red (18 of the 378 numbered validation crops)."""
-    from benchmarks.rack_composites import compose_rack, crop_tile
+    from benchmarks.rack_composites import classic_tile, compose_rack
     from training.classic import classic_crops
 
     _, valid = classic_crops()
     chosen = {f"{crop.path.parent.name}/{crop.path.name}": crop for crop in valid}
-    tiles = [(cv2.resize(cv2.imread(str(chosen[name].path)), (80, 110),
-                         interpolation=cv2.INTER_AREA), crop_tile(chosen[name]))
-             for name in COLD_ORANGE + COLD_RED]
+    tiles = [classic_tile(chosen[name]) for name in COLD_ORANGE + COLD_RED]
     photo, labels, _ = compose_rack(tiles, 1, 11, np.random.default_rng([29, 604, seed]),
                                     slant=False)
     assert {tile.colour.value for tile in labels} == {"O", "R"}
