@@ -17,7 +17,8 @@ tiles not found at all (no outline read holds the tile's centre), values right, 
 values shown as sure (every tile of the rack read surely, the value wrong), and right values
 shown sure. ``--stress``: the classic racks changed as the real racks are
 (``benchmarks.rack_stress``: turned, slanted, further off, blurred, compressed, mis-exposed,
-tinted, cut).
+tinted, cut). ``--strong-views``: the racks drawn square-on, then seen from one end, from
+above their near edge or turned far (``strong_view``), harder than any real rack we hold.
 """
 
 from __future__ import annotations
@@ -140,6 +141,48 @@ def benchmark_rack(tiles: list, seed: int, n: int) -> tuple[np.ndarray, list, li
     return compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
 
 
+STRONG_VIEWS = ("one end nearer", "from above the near edge", "turned far")
+
+
+def strong_view(photo: np.ndarray, outlines: list[np.ndarray], view: str,
+                rng: np.random.Generator) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A composed rack (drawn square-on) seen harder than the benchmark's slant: "one end
+    nearer" (the far end 40–60% as tall as the near one, turned up to 8°), "from above the
+    near edge" (the top 30–50% narrower, turned up to 8°) or "turned far" (15–25°)."""
+    height, width = photo.shape[:2]
+    source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    target = source
+    if view == "one end nearer":
+        shrink = rng.uniform(0.2, 0.3) * height
+        target = np.float32([[0, 0], [width, shrink], [width, height - shrink], [0, height]])
+    elif view == "from above the near edge":
+        squeeze = rng.uniform(0.25, 0.35) * width
+        target = np.float32([[squeeze, 0], [width - squeeze, 0], [width, height], [0, height]])
+    elif view != "turned far":
+        raise ValueError(f"no view {view!r}: one of {', '.join(STRONG_VIEWS)}")
+    slant = cv2.getPerspectiveTransform(source, target)
+    angle = (rng.uniform(15, 25) * rng.choice([-1, 1]) if view == "turned far"
+             else rng.uniform(-8, 8))
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    edge = cv2.BORDER_REPLICATE
+    photo = cv2.warpAffine(cv2.warpPerspective(photo, slant, (width, height), borderMode=edge),
+                           turn, (width, height), borderMode=edge)
+    return photo, [cv2.transform(cv2.perspectiveTransform(o[None], slant), turn)[0]
+                   for o in outlines]
+
+
+def strong_view_rack(tiles: list, view: str, seed: int, n: int
+                     ) -> tuple[np.ndarray, list, list[np.ndarray]]:
+    """The ``n``-th rack of seed ``seed`` drawn square-on (one to three tiers in turn, as
+    ``benchmark_rack``), then seen as ``view`` (``strong_view``)."""
+    rng = np.random.default_rng([seed, n])
+    tiers = 1 + n % 3
+    per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
+    photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=False)
+    photo, outlines = strong_view(photo, outlines, view, rng)
+    return photo, labels, outlines
+
+
 def where_found(outlines: list[np.ndarray], reading) -> list[str]:
     """For each tile composed, whether the reading has it on the rack, found but left off
     (``ignored``), or not found at all: no outline read holds the tile's centre."""
@@ -181,13 +224,16 @@ def tally_reading(tally: Counter[str], labels: list[Tile], outlines: list[np.nda
     return truth, read
 
 
-def measure(count: int, seed: int = 2900) -> dict[str, dict[str, str | int]]:
+def measure(count: int, seed: int = 2900, view: str | None = None
+            ) -> dict[str, dict[str, str | int]]:
+    """Both designs' racks (``benchmark_rack``, or with ``view`` ``strong_view_rack``)."""
     results = {}
     for design, tiles in (("current design (valid/ tiles)", current_tiles()),
                           ("classic design (its validation crops)", classic_tiles())):
         tally: Counter[str] = Counter()
         for n in range(count):
-            photo, labels, outlines = benchmark_rack(tiles, seed, n)
+            photo, labels, outlines = (benchmark_rack(tiles, seed, n) if view is None
+                                       else strong_view_rack(tiles, view, seed, n))
             _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             tally["tiles"] += len(labels)
             try:
@@ -240,8 +286,15 @@ def main() -> None:
     parser.add_argument("--stress", action="store_true",
                         help="the classic racks changed as the real racks are (rack_stress)")
     parser.add_argument("--verbose", action="store_true", help="with --stress: each rack read wrong")
+    parser.add_argument("--strong-views", action="store_true",
+                        help="the racks drawn square-on, then seen each of strong_view's ways")
     args = parser.parse_args()
     use_candidates(args)
+    if args.strong_views:
+        for view in STRONG_VIEWS:
+            for design, figures in measure(args.count, args.seed, view).items():
+                print(view, "|", design, figures, flush=True)
+        return
     if args.stress:
         from benchmarks.phone_changes import print_results
         print(f"== {args.count} composed classic racks changed 29 ways")

@@ -228,10 +228,15 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
     with no "no tile" output gives P(no tile) 0: every gap then reads as a tile, unsure.)"""
     tiles, slots = rack.tiles, []
     for row in rack.rows:
-        width, height = float(np.median(tiles.widths[row])), tiles.height_of(row)
-        half, up = tiles.right * width / 2, tiles.up * height
         intercept, slope = tiles.line(row)
-        for left, right in pairwise(tiles.along[row]):
+        for before, after in pairwise(row):
+            # the gap measured in its neighbours' own sizes, not the row's: a rack seen from
+            # one end shrinks its tiles along it (a row's median width put two slots astride
+            # a near tile the detector had missed, and its value was shown sure)
+            width = float(tiles.widths[[before, after]].mean())
+            height = float(tiles.heights[[before, after]].mean())
+            half, up = tiles.right * width / 2, tiles.up * height
+            left, right = tiles.along[before], tiles.along[after]
             count = round((right - left) / (GAP_PITCH * width)) - 1
             for along in left + (right - left) * np.arange(1, count + 1) / (count + 1):
                 foot = along * tiles.right + (intercept + slope * along) * tiles.up
