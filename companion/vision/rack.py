@@ -1,6 +1,7 @@
 """Reading a photo of one player's rack: the tiles standing on it and what they cost.
 
-The photo is read as a table photo is (``pipeline.find_and_read``); ``rack_rows.find_rack``
+The photo is read as a table photo is (``pipeline.find_and_read``), each box outlined across
+the rack's up read again turned to it (``_turned_to_the_rack``); ``rack_rows.find_rack``
 then takes the rows of upright tiles standing on the rack, one to three tiers (or more rows
 of tiles spread on the table to be photographed), and leaves every other tile out
 (``ignored``). "No rack found" only when no such row is, or when most tiles as large lie off
@@ -21,9 +22,9 @@ A tile is shown sure only when all of these hold, and the rack's value only when
   rack's tiers do); no box read as surely as DOUBTFUL_BOX lies off the rack as large as its
   tiles (the row taken may be the wrong one) or within NEAR of it (rummy4-89 at JPEG quality
   40: an end tile outlined half as tall, left off); no standing tile was found on the rack's
-  lines off its rows; the reader, shown each gap of a row wider than a tile, reads no tile
-  there (its "no tile" output under GAP_TILE: rummy4-89 out of focus lost K5 to the detector,
-  its value shown sure); and the rack was read the way up its tiles point
+  lines off its rows; the reader, shown each gap of a row wider than a tile and a tile's
+  pitch past each end of a row, reads no tile there (its "no tile" output under GAP_TILE:
+  rummy4-89 out of focus lost K5 to the detector, its value shown sure); and the rack was read the way up its tiles point
   (``RackRows.turned``: turned round, a tile lying in front is an upper tier of one);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
   cloth, and a table's grid of three rows touching over a straight edge (rummy4-36,
@@ -49,11 +50,11 @@ from companion.vision.crops import crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
-from companion.vision.networks import read_crops, reading_classic
+from companion.vision.networks import NO_TILE, read_crops, reading_classic
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
-from companion.vision.rack_rows import LIKE_SIZED, RackRows, find_rack
+from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack
 from companion.vision.reading import ReadTile
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
@@ -62,7 +63,9 @@ DOUBTFUL_BOX = 0.5  # a box read under this is likelier not one tile than one
 NEAR = 1.0  # tile heights above and below the rack (and a width along: Tiles.span)
 GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real racks' empty
 # slots read 0.57-0.88; rummy3-7's joker left off, 0.11; a tile the detector missed, 0.0)
+ACROSS_COS = np.cos(np.radians(60))  # a box whose up lies over 60° from the rack's lies across it
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
+NEXT_SLOT = 1.5  # a neighbour under this many pitches away stands in the next slot
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
 
@@ -134,6 +137,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         if error.code == "no_tiles":
             raise PhotoError(NO_TILES, "no_rack_tiles") from error
         raise
+    read = _turned_to_the_rack(photo, read)
     rack = find_rack(read)
     seen_whole = _seen_whole(photo, read, rack)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
@@ -157,6 +161,36 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
                        value=rack_value(held, joker_penalty=preset.joker_penalty),
                        jokers=sum(tile.is_joker for tile in held), preset=preset,
                        seen_whole=seen_whole)
+
+
+def _turned_to_the_rack(photo: DecodedPhoto, read: ReadFound) -> ReadFound:
+    """The boxes outlined across the rack's up read again with their top towards it, each
+    kept so where it reads surer. A rack seen from one end stretches its near tiles along it
+    until they are outlined wider than tall, turned a quarter (a near K13 read at 0.4999 that
+    way was left off, and the rack's value shown sure without it)."""
+    tiles = Tiles.of(read)
+    across = [int(i) for i in np.flatnonzero(np.abs(tiles.ups @ tiles.up) < ACROSS_COS)]
+    if not across:
+        return read
+    turned = [_top_towards(read.corners[i], tiles.up) for i in across]
+    image, scale = read.prepared(photo.image), 1 / photo.factor
+    crops = np.stack([crop_tile(image, corners * scale) for corners in turned])
+    with reading_classic(read.classic):
+        probabilities, _, no_tile = read_crops(crops)
+    corners, best = list(read.corners), read.best.copy()
+    confidence, ranking = read.confidence.copy(), read.ranking.copy()
+    for k, index in enumerate(across):
+        if probabilities[k].max() > confidence[index] and no_tile[k] < NO_TILE:
+            corners[index], best[index] = turned[k], probabilities[k].argmax()
+            confidence[index] = probabilities[k].max()
+            ranking[index] = np.argsort(-probabilities[k])
+    return replace(read, corners=corners, best=best, confidence=confidence, ranking=ranking)
+
+
+def _top_towards(corners: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The four corners (clockwise from the top left) turned so their top faces ``up``."""
+    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
+    return max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ up))
 
 
 def _ways_up(read: ReadFound, rack: RackRows) -> tuple[dict[int, bool], list[int]]:
@@ -223,28 +257,46 @@ def _seen_whole(photo: DecodedPhoto, read: ReadFound, rack: RackRows) -> bool:
 
 
 def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
-    """Whether the reader reads a tile (P(no tile) under GAP_TILE) in a gap of a row wider
-    than a tile, where the detector found none: a tile the rack was read without. (A reader
-    with no "no tile" output gives P(no tile) 0: every gap then reads as a tile, unsure.)"""
+    """Whether the reader reads a tile (P(no tile) under GAP_TILE) where the detector found
+    none: in a gap of a row wider than a tile, or a tile's pitch past either end of a row (a
+    rack seen from one end hides its far end tile in a few pixels). A tile the rack was read
+    without. (A reader with no "no tile" output gives P(no tile) 0: every such slot then
+    reads as a tile, unsure.)"""
     tiles, slots = rack.tiles, []
     for row in rack.rows:
-        intercept, slope = tiles.line(row)
-        for before, after in pairwise(row):
-            # the gap measured in its neighbours' own sizes, not the row's: a rack seen from
-            # one end shrinks its tiles along it (a row's median width put two slots astride
-            # a near tile the detector had missed, and its value was shown sure)
+        line = tiles.line(row)
+        spots = tiles.along[row]
+        steps = np.diff(spots)
+        for end, step, side in ((row[0], steps[:1], -1), (row[-1], steps[-1:], 1)):
+            # past an end, a tile's pitch is the end tile's step from its neighbour when
+            # that is the next slot (a rack's tiles may stand apart), else its width's
+            width, height = float(tiles.widths[end]), float(tiles.heights[end])
+            pitch = GAP_PITCH * width
+            if len(step) and step[0] < NEXT_SLOT * pitch:
+                pitch = float(step[0])
+            slots.append(_slot(tiles, line, tiles.along[end] + side * pitch, width, height))
+        for k, (before, after) in enumerate(pairwise(row)):
+            # the gap measured in its neighbours' own sizes and steps, not the row's: a rack
+            # seen from one end shrinks its tiles along it (a row's median width put two
+            # slots astride a near tile the detector had missed, its value shown sure), and
+            # a far end's few-pixel tiles are outlined too wide (a J 60 px wide for 40)
             width = float(tiles.widths[[before, after]].mean())
             height = float(tiles.heights[[before, after]].mean())
-            half, up = tiles.right * width / 2, tiles.up * height
-            left, right = tiles.along[before], tiles.along[after]
-            count = round((right - left) / (GAP_PITCH * width)) - 1
-            for along in left + (right - left) * np.arange(1, count + 1) / (count + 1):
-                foot = along * tiles.right + (intercept + slope * along) * tiles.up
-                slots.append(np.array([foot + up - half, foot + up + half, foot + half,
-                                       foot - half]))
-    if not slots:
-        return False
+            pitch = min([GAP_PITCH * width, *steps[max(k - 1, 0):k], *steps[k + 1:k + 2]])
+            count = round(steps[k] / pitch) - 1
+            slots += [_slot(tiles, line, along, width, height) for along in
+                      spots[k] + steps[k] * np.arange(1, count + 1) / (count + 1)]
     crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
     with reading_classic(read.classic):
         _, _, no_tile = read_crops(crops)
     return bool((no_tile < GAP_TILE).any())
+
+
+def _slot(tiles: Tiles, line: tuple[float, float], along: float, width: float,
+          height: float) -> np.ndarray:
+    """The corners of a tile ``width`` × ``height`` standing on the row's ``line`` at
+    ``along`` (clockwise from the top left)."""
+    intercept, slope = line
+    half, up = tiles.right * width / 2, tiles.up * height
+    foot = along * tiles.right + (intercept + slope * along) * tiles.up
+    return np.array([foot + up - half, foot + up + half, foot + half, foot - half])

@@ -142,8 +142,9 @@ class Tiles:
         heights = np.linalg.norm(ups, axis=1)
         ups = ups / np.maximum(heights, 1e-6)[:, None]
         widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
-        readable = np.asarray(read.confidence) >= UNREADABLE
-        up = _rack_up(ups, heights * widths, readable) if up is None else up
+        confidence = np.asarray(read.confidence)
+        readable = confidence >= UNREADABLE
+        up = _rack_up(ups, heights * widths * confidence, readable) if up is None else up
         squarish = widths > SQUARISH * heights
         standing = readable & (squarish | (np.abs(ups @ up) >= STANDING_COS))
         # a squarish outline (a tile seen from above) stands as the rack's tiles stand: its
@@ -276,7 +277,8 @@ class Tiles:
 
 def _rack_up(ups: np.ndarray, weights: np.ndarray, readable: np.ndarray) -> np.ndarray:
     """The rack's up: the photo's up when the tiles' long sides run up and down it (weighted
-    by size), else (a photo that came sideways) the side most tops face as read; then the
+    by size and how surely each is read: a rack seen from one end stretches its near tiles
+    until they are outlined wider than tall, large and read poorly that way), else (a photo that came sideways) the side most tops face as read; then the
     mean of the tiles' long axes near it. The reader's sense of a tile's end is not trusted
     over the photo's up: it read most tiles on the labelled photos' black racks upside down."""
     weights = np.where(readable, weights, 0.0)
