@@ -20,7 +20,9 @@ other crops unless ``--teacher-on-small``.
 With ``--teacher`` (a shipped detector.onnx) the network is distilled: it starts from the
 teacher's weights wherever its layers match (a ``--light`` decoder from the split of the
 teacher's convolutions), learns the teacher's maps as soft targets beside the labels, and
-keeps the batch norms as the teacher's export folded them.
+keeps the batch norms as the teacher's export folded them. With ``--shadow-share S`` that
+share of the crops has a shadow cast across its tiles (``synthetic.cast_shadow``); the
+teacher is shown the crop without it, so it teaches the tiles as they were before the shadow.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from training.networks import (
 )
 from training.render_synthetic import DEFAULT_CACHE
 from training.small_crops import median_width, shrunk_picture
+from training.synthetic import SHADOWS, cast_shadow
 
 CORE_SCALE = 0.5  # the core is the tile polygon shrunk to half about its centre (also in reading)
 CROP = 256
@@ -109,11 +112,12 @@ def can_shrink(item: TrainingItem) -> bool:
     return item[2] > SMALL_SOURCE_WIDTHS[1] * 1.1
 
 
-def sample(item: TrainingItem, rng: np.random.Generator, *, small: bool = False
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """A CROP × CROP crop of the picture, turned and scaled, and its masks at half that size;
-    ``small``: cut from the picture shrunk and softened as a wide shot shows it (see the
-    module's docstring), the masks still from the full-size outlines."""
+def sample(item: TrainingItem, rng: np.random.Generator, *, small: bool = False,
+           shadow: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A CROP × CROP crop of the picture, turned and scaled, its masks at half that size,
+    and the crop before any shadow; ``small``: cut from the picture shrunk and softened as a
+    wide shot shows it (see the module's docstring), the masks still from the full-size
+    outlines; ``shadow``: one of ``synthetic.SHADOWS`` cast across the crop's tiles."""
     image, masks, width = item
     h, w = image.shape[:2]
     source = image
@@ -146,7 +150,14 @@ def sample(item: TrainingItem, rng: np.random.Generator, *, small: bool = False
     target = np.stack([cv2.warpAffine(m, half, (CROP // 2, CROP // 2), flags=cv2.INTER_LINEAR)
                        for m in masks.astype(np.float32)])
     crop = photometric(crop, rng, hue_shift=True, blur_max=SMALL_BLUR_MAX if small else 1.8)
-    return crop, target
+    if shadow is None:
+        return crop, target, crop
+    shaded = crop.astype(np.float32)
+    points = np.argwhere(target[0] > 0.5)[:, ::-1].astype(np.float64) * 2
+    points = points[rng.permutation(len(points))[:400]]
+    # cast_shadow aims a hard shadow through four of the points (no tiles: anywhere)
+    cast_shadow(shaded, rng, shadow, points if len(points) >= 4 else points[:0])
+    return np.clip(shaded, 0, 255).astype(np.uint8), target, crop
 
 
 def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
@@ -187,6 +198,9 @@ def main() -> None:
                         help="share of the crops cut from pictures shrunk to small, soft tiles")
     parser.add_argument("--teacher-on-small", action="store_true",
                         help="let the teacher teach on the small crops too")
+    parser.add_argument("--shadow-share", type=float, default=0.0,
+                        help="share of the crops with a shadow cast across their tiles (the "
+                        "teacher, if any, shown the crop without it)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -212,8 +226,12 @@ def main() -> None:
     for iteration in range(args.iterations):
         lr = set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
         small = rng.random(args.batch) < args.small_share
-        batch = [sample(shrinkable[int(rng.integers(len(shrinkable)))], rng, small=True) if is_small
-                 else sample(items[int(rng.integers(len(items)))], rng) for is_small in small]
+        shadows = [SHADOWS[int(rng.integers(len(SHADOWS)))]
+                   if rng.random() < args.shadow_share else None for _ in small]
+        batch = [sample(shrinkable[int(rng.integers(len(shrinkable)))], rng, small=True,
+                        shadow=shadow) if is_small
+                 else sample(items[int(rng.integers(len(items)))], rng, shadow=shadow)
+                 for is_small, shadow in zip(small, shadows)]
         images = to_tensor([b[0] for b in batch])
         target = torch.from_numpy(np.stack([b[1] for b in batch]))
         model.train()
@@ -227,7 +245,8 @@ def main() -> None:
                 + dice_loss(logits, target))
         if teacher is not None:
             with torch.no_grad():
-                taught = torch.sigmoid(teacher(images))
+                # the tiles a shadow falls across are where they were before it
+                taught = torch.sigmoid(teacher(to_tensor([b[2] for b in batch])))
             taught_weight = weight
             if not args.teacher_on_small:
                 taught_weight = weight * torch.from_numpy(~small).float().view(-1, 1, 1, 1)

@@ -38,7 +38,7 @@ def test_a_shrunk_soft_crop_is_labelled_where_its_tiles_lie() -> None:
     assert can_shrink(item)
     mismatches = []
     for seed in range(24):
-        crop, target = sample(item, np.random.default_rng(seed), small=True)
+        crop, target, _ = sample(item, np.random.default_rng(seed), small=True)
         assert crop.shape == (CROP, CROP, 3) and target.shape == (2, CROP // 2, CROP // 2)
         grey = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (CROP // 2, CROP // 2),
                           interpolation=cv2.INTER_AREA)
@@ -56,7 +56,7 @@ def test_touching_small_tiles_keep_their_cores_apart_in_the_target() -> None:
     item = (image, masks_for(polygons, image.shape[:2]), tile_width(polygons))
     assert can_shrink(item)
     for seed in range(6):
-        crop, target = sample(item, np.random.default_rng(seed), small=True)
+        crop, target, _ = sample(item, np.random.default_rng(seed), small=True)
         cores = (target[1] > 0.5).astype(np.uint8)
         count, _ = cv2.connectedComponents(cores)
         tiles = (target[0] > 0.5).astype(np.uint8)
@@ -64,7 +64,7 @@ def test_touching_small_tiles_keep_their_cores_apart_in_the_target() -> None:
         # the photo's sets are rows of touching tiles: one tile region holds many cores
         assert count - 1 > tile_count - 1
         # the crop is soft: far less fine detail than a crop of the full-size photo
-        sharp, _ = sample(item, np.random.default_rng(seed))
+        sharp, _, _ = sample(item, np.random.default_rng(seed))
         assert _detail(crop) < _detail(sharp)
 
 
