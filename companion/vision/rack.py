@@ -24,8 +24,9 @@ A tile is shown sure only when all of these hold, and the rack's value only when
   40: an end tile outlined half as tall, left off); no standing tile was found on the rack's
   lines off its rows; the reader, shown each gap of a row wider than a tile and a tile's
   pitch past each end of a row, reads no tile there (its "no tile" output under GAP_TILE:
-  rummy4-89 out of focus lost K5 to the detector, its value shown sure); and the rack was read the way up its tiles point
-  (``RackRows.turned``: turned round, a tile lying in front is an upper tier of one);
+  rummy4-89 out of focus lost K5 to the detector, its value shown sure); and the rack was
+  read the way up its tiles point (``RackRows.turned``: turned round, a tile lying in front
+  is an upper tier of one);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
   cloth, and a table's grid of three rows touching over a straight edge (rummy4-36,
   rummy2-7, rummy2-28), were read as sure racks without this, and no real photo of a

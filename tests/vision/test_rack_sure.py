@@ -174,8 +174,9 @@ def test_a_rack_seen_from_one_end_is_read_exactly_or_shown_unsure(seed: int) -> 
     """"No wrong value shown as sure": the far end's last tile, a few pixels wide, was missed
     by the detector and the rest shown sure (seed 21): the reader is shown a tile's pitch
     past each end of a row too (which also leaves unsure 3 of the 7 reads of real racks with
-    a shadow cast that lost shadowed tiles and were shown sure). A far end's gap is counted in its neighbours' steps as well as their widths
-    (seed 26: a J outlined 60 px wide for 40 hid the O2 beside it)."""
+    a shadow cast that lost shadowed tiles and were shown sure). A far end's gap is counted
+    in its neighbours' steps as well as their widths (seed 26: a J outlined 60 px wide for
+    40 hid the O2 beside it)."""
     data, truth = one_end_nearer(seed)
     reading = read_rack(data)
     assert Counter(reading.rack) == truth or not is_sure(reading)
