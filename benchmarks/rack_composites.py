@@ -132,13 +132,19 @@ def compose_rack(tiles: list, tiers: int, per_tier: int, rng: np.random.Generato
     return np.clip(photo, 0, 255).astype(np.uint8), labels, outlines
 
 
-def benchmark_rack(tiles: list, seed: int, n: int) -> tuple[np.ndarray, list, list[np.ndarray]]:
+def benchmark_rack(tiles: list, seed: int, n: int, view: str | None = None
+                   ) -> tuple[np.ndarray, list, list[np.ndarray]]:
     """The benchmark's ``n``-th rack of seed ``seed`` (``compose_rack``): one to three tiers
-    in turn, 13 tiles on one tier or 5–11 a tier on more, every second one at a slant."""
+    in turn, 13 tiles on one tier or 5–11 a tier on more, every second one at a slant; with
+    ``view``, every one drawn square-on and then seen so (``strong_view``)."""
     rng = np.random.default_rng([seed, n])
     tiers = 1 + n % 3
     per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-    return compose_rack(tiles, tiers, per_tier, rng, slant=n % 2 == 1)
+    photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng,
+                                           slant=view is None and n % 2 == 1)
+    if view is not None:
+        photo, outlines = strong_view(photo, outlines, view, rng)
+    return photo, labels, outlines
 
 
 STRONG_VIEWS = ("one end nearer", "from above the near edge", "turned far")
@@ -169,18 +175,6 @@ def strong_view(photo: np.ndarray, outlines: list[np.ndarray], view: str,
                            turn, (width, height), borderMode=edge)
     return photo, [cv2.transform(cv2.perspectiveTransform(o[None], slant), turn)[0]
                    for o in outlines]
-
-
-def strong_view_rack(tiles: list, view: str, seed: int, n: int
-                     ) -> tuple[np.ndarray, list, list[np.ndarray]]:
-    """The ``n``-th rack of seed ``seed`` drawn square-on (one to three tiers in turn, as
-    ``benchmark_rack``), then seen as ``view`` (``strong_view``)."""
-    rng = np.random.default_rng([seed, n])
-    tiers = 1 + n % 3
-    per_tier = 13 if tiers == 1 else int(rng.integers(5, 12))
-    photo, labels, outlines = compose_rack(tiles, tiers, per_tier, rng, slant=False)
-    photo, outlines = strong_view(photo, outlines, view, rng)
-    return photo, labels, outlines
 
 
 def where_found(outlines: list[np.ndarray], reading) -> list[str]:
@@ -226,14 +220,13 @@ def tally_reading(tally: Counter[str], labels: list[Tile], outlines: list[np.nda
 
 def measure(count: int, seed: int = 2900, view: str | None = None
             ) -> dict[str, dict[str, str | int]]:
-    """Both designs' racks (``benchmark_rack``, or with ``view`` ``strong_view_rack``)."""
+    """Both designs' ``benchmark_rack``s, seen as ``view`` if one is given."""
     results = {}
     for design, tiles in (("current design (valid/ tiles)", current_tiles()),
                           ("classic design (its validation crops)", classic_tiles())):
         tally: Counter[str] = Counter()
         for n in range(count):
-            photo, labels, outlines = (benchmark_rack(tiles, seed, n) if view is None
-                                       else strong_view_rack(tiles, view, seed, n))
+            photo, labels, outlines = benchmark_rack(tiles, seed, n, view)
             _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
             tally["tiles"] += len(labels)
             try:

@@ -280,8 +280,8 @@ def _rack_up(ups: np.ndarray, weights: np.ndarray, readable: np.ndarray) -> np.n
     by size and how surely each is read: a rack seen from one end stretches its near tiles
     until they are outlined wider than tall, large and read poorly that way), else (a photo
     that came sideways) the side most tops face as read; then the mean of the tiles' long
-    axes near it. The reader's sense of a tile's end is not trusted
-    over the photo's up: it read most tiles on the labelled photos' black racks upside down."""
+    axes near it. The reader's sense of a tile's end is not trusted over the photo's up: it
+    read most tiles on the labelled photos' black racks upside down."""
     weights = np.where(readable, weights, 0.0)
     vertical = float((weights * (np.abs(ups[:, 1]) >= UP_AXIS_COS)).sum())
     sideways = float((weights * (np.abs(ups[:, 0]) > UP_AXIS_COS)).sum())
