@@ -24,7 +24,9 @@ A tile is shown sure only when all of these hold, and the rack's value only when
   40: an end tile outlined half as tall, left off); no standing tile was found on the rack's
   lines off its rows; the reader, shown each gap of a row wider than a tile and a tile's
   pitch past each end of a row, reads no tile there (its "no tile" output under GAP_TILE:
-  rummy4-89 out of focus lost K5 to the detector, its value shown sure); and the rack was
+  rummy4-89 out of focus lost K5 to the detector, its value shown sure); the detector,
+  shown the photo with its light evened out, finds no tile there either that the reading has
+  no box on (``_tile_in_the_shade``: a hard shadow hides a tier from it); and the rack was
   read the way up its tiles point (``RackRows.turned``: turned round, a tile lying in front
   is an upper tier of one);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
@@ -38,17 +40,20 @@ the preset's joker penalty for each joker).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Colour, Tile
-from companion.vision.crops import crop_tile
+from companion.vision.crops import canonical_corners, crop_tile
 from companion.vision.decode import DecodedPhoto, decode_for_reading
+from companion.vision.detect import WORK_SIZE, detect_at
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
 from companion.vision.networks import NO_TILE, read_crops, reading_classic
@@ -67,6 +72,7 @@ GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real rac
 ACROSS_COS = np.cos(np.radians(60))  # a box whose up lies over 60° from the rack's lies across it
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
 NEXT_SLOT = 1.5  # a neighbour under this many pitches away stands in the next slot
+EVEN_CLIP, EVEN_GRID = 3.0, 8  # CLAHE's clip limit and grid: the light evened (_tile_in_the_shade)
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
 
@@ -244,16 +250,19 @@ def _seen_whole(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows
     start, stop = tiles.span(rack.on_rack)
     lowest = tiles.feet[rack.rows[-1]].min() - NEAR * height
     highest = (tiles.feet + tiles.heights)[rack.rows[0]].max() + NEAR * height
-    for index in range(len(read.found)):
-        if index in rack.on_rack or read.confidence[index] < DOUBTFUL_BOX:
-            continue
-        middle = tiles.feet[index] + tiles.heights[index] / 2
-        by_rack = start <= tiles.along[index] <= stop and lowest <= middle <= highest
-        if by_rack or tiles.heights[index] >= LIKE_SIZED * height:
-            return False
-    if _tile_in_a_gap(image, scale, read, rack):
+
+    def left_off(centre: np.ndarray, tall: float) -> bool:
+        """Whether a tile found off the rack says the rack was not read whole: it lies by
+        the rack, or it is as large as the rack's tiles (the row taken may be the wrong one)."""
+        return (start <= centre @ tiles.right <= stop and lowest <= centre @ tiles.up <= highest
+                or tall >= LIKE_SIZED * height)
+
+    if any(left_off(tiles.centres[index], tiles.heights[index]) for index in range(len(read.found))
+           if index not in rack.on_rack and read.confidence[index] >= DOUBTFUL_BOX):
         return False
-    return bar_under(image, scale, tiles, rack.rows[-1])
+    if _tile_in_a_gap(image, scale, read, rack) or not bar_under(image, scale, tiles, rack.rows[-1]):
+        return False
+    return not _tile_in_the_shade(image, scale, read, left_off)
 
 
 def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
@@ -290,6 +299,32 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
     with reading_classic(read.classic):
         _, _, no_tile = read_crops(crops)
     return bool((no_tile < GAP_TILE).any())
+
+
+def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound,
+                       left_off: Callable[[np.ndarray, float], bool]) -> bool:
+    """Whether the detector, shown the photo with its light evened out (CLAHE on lightness,
+    at the detector's working size), finds a tile the reading has no box on, where ``left_off``
+    says it matters, and the reader reads a tile there (as in a gap: GAP_TILE). A hard shadow
+    across a tier hides its tiles from the detector altogether (the labelled racks with a
+    shadow cast: a lower tier of five in the shade, the value shown sure without them), and
+    over a black rack no table beside the tiles shows the shade to divide out (``light``)."""
+    to_small = WORK_SIZE / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=to_small, fy=to_small, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    lab[..., 0] = cv2.createCLAHE(EVEN_CLIP, (EVEN_GRID, EVEN_GRID)).apply(lab[..., 0])
+    evened = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+    to_small *= scale  # photo pixels to the evened copy's
+    boxes = [np.asarray(corners, np.float32).reshape(-1, 1, 2) * to_small
+             for corners in read.corners]
+    with reading_classic(read.classic):
+        unread = [canonical_corners(found.rect) for found in detect_at(evened, WORK_SIZE).found
+                  if not any(cv2.pointPolygonTest(box, found.centre, False) >= 0 for box in boxes)
+                  and left_off(np.asarray(found.centre) / to_small, found.long_side / to_small)]
+        if not unread:
+            return False
+        probabilities, _, no_tile = read_crops(np.stack([crop_tile(evened, c) for c in unread]))
+    return bool(((no_tile < GAP_TILE) & (probabilities.max(axis=1) >= DOUBTFUL_BOX)).any())
 
 
 def _slot(tiles: Tiles, line: tuple[float, float], along: float, width: float,

@@ -24,6 +24,7 @@ from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
+from training.synthetic import SHADOWS, cast_shadow
 
 SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
                  "rummy3-18_", "rummy4-86_", "rummy4-89_", "rummy4-90_", "rummy4-93_"]
@@ -158,19 +159,16 @@ def test_a_rack_seen_from_one_end_is_read_whole(seed: int) -> None:
     assert Counter(read_rack(data).rack) == truth
 
 
-@pytest.mark.parametrize("seed", [
-    *range(1, 16),
-    pytest.param(16, marks=pytest.mark.xfail(strict=True, reason=(
-        "the far end's tiles are 30 px wide: the detector outlines O9 55 px wide, over the "
-        "O12 beyond it, which it misses; the slot past the row's end falls past the O12"))),
-    *range(17, 31)])
+@pytest.mark.parametrize("seed", range(1, 31))
 def test_a_rack_seen_from_one_end_is_read_exactly_or_shown_unsure(seed: int) -> None:
     """"No wrong value shown as sure": the far end's last tile, a few pixels wide, was missed
     by the detector and the rest shown sure (seed 21): the reader is shown a tile's pitch
     past each end of a row too (which also leaves unsure 3 of the 7 reads of real racks with
     a shadow cast that lost shadowed tiles and were shown sure). A far end's gap is counted
     in its neighbours' steps as well as their widths (seed 26: a J outlined 60 px wide for
-    40 hid the O2 beside it)."""
+    40 hid the O2 beside it). Seed 16: the far end's tiles are 30 px wide, O9 outlined 55 px
+    wide over the O12 beyond it, which the detector misses and the slot past the row's end
+    passes by; the detector's look at the photo with its light evened out finds the O12."""
     data, truth, _ = one_end_nearer(seed)
     reading = read_rack(data)
     assert Counter(reading.rack) == truth or not is_sure(reading)
@@ -232,3 +230,39 @@ def test_three_tiers_are_read_but_not_sure() -> None:
     assert reading.rows == 3
     assert Counter(reading.rack) == Counter(labels)
     assert not is_sure(reading)
+
+
+def in_the_shade(name_start: str, shadow: str) -> tuple[bytes, Counter]:
+    """The fixture photo with a shadow cast across its labelled tiles as
+    ``benchmarks/vision.py``'s real racks with a shadow cast are (the same seed), and the
+    rack's tiles."""
+    data, labels = labelled_photo(name_start)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
+    number = int(name_start.split("-")[1].rstrip("_"))
+    cast_shadow(image, np.random.default_rng([number, SHADOWS.index(shadow), 3]), shadow,
+                np.concatenate([outline for _, outline in labels]))
+    truth = Counter(tile_from_dataset_name(name) for name, _ in labels)
+    return jpeg_bytes(np.clip(image, 0, 255).astype(np.uint8), quality=95), truth
+
+
+def test_a_tile_the_shade_hides_from_the_detector_leaves_the_rack_unsure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """rummy3-5 under an arm's soft shadow: its upper tier's one tile, O8, lies in the shade
+    on the black rack, and the detector finds no tile there; the value was shown sure without
+    it. Shown the photo with its light evened out, the detector finds it, and the reader reads
+    a tile there."""
+    data, truth = in_the_shade("rummy3-5_", "soft")
+    reading = read_rack(data)
+    assert Counter(reading.rack) == truth or not is_sure(reading)
+    assert Counter(reading.rack) != truth  # the case this guards: O8 is lost to the shade
+
+    monkeypatch.setattr(rack_module, "_tile_in_the_shade", lambda *args: False)
+    assert is_sure(read_rack(data))  # the evened look is what tells
+
+
+@pytest.mark.parametrize("shadow", SHADOWS)
+def test_a_sure_real_rack_in_the_shade_is_read_exactly_or_shown_unsure(shadow: str) -> None:
+    for name_start in SURE_AS_TAKEN:
+        data, truth = in_the_shade(name_start, shadow)
+        reading = read_rack(data)
+        assert Counter(reading.rack) == truth or not is_sure(reading), name_start
