@@ -262,7 +262,7 @@ def _seen_whole(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows
         return False
     if _tile_in_a_gap(image, scale, read, rack) or not bar_under(image, scale, tiles, rack.rows[-1]):
         return False
-    return not _tile_in_the_shade(image, scale, read, left_off)
+    return not _tile_in_the_shade(image, scale, read, tiles, (lowest, highest), left_off)
 
 
 def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
@@ -301,26 +301,47 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
     return bool((no_tile < GAP_TILE).any())
 
 
-def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound,
+def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: Tiles,
+                       band: tuple[float, float],
                        left_off: Callable[[np.ndarray, float], bool]) -> bool:
-    """Whether the detector, shown the photo with its light evened out (CLAHE on lightness,
-    at the detector's working size), finds a tile the reading has no box on, where ``left_off``
-    says it matters, and the reader reads a tile there (as in a gap: GAP_TILE). A hard shadow
-    across a tier hides its tiles from the detector altogether (the labelled racks with a
-    shadow cast: a lower tier of five in the shade, the value shown sure without them), and
-    over a black rack no table beside the tiles shows the shade to divide out (``light``)."""
-    to_small = WORK_SIZE / max(image.shape[:2])
-    small = cv2.resize(image, None, fx=to_small, fy=to_small, interpolation=cv2.INTER_AREA)
+    """Whether the detector, shown the rack's band of the photo (``band``: from the lowest to
+    the highest place up the rack, in ``tiles``' frame, the photo's whole width along it) with
+    its light evened out (CLAHE on lightness, at the detector's working scale), finds a tile
+    the reading has no box on, where ``left_off`` says it matters, and the reader reads a tile
+    there (as in a gap: GAP_TILE). A hard shadow across a tier hides its tiles from the
+    detector altogether (the labelled racks with a shadow cast: a lower tier of five in the
+    shade, the value shown sure without them), and over a black rack no table beside the
+    tiles shows the shade to divide out (``light``). The band, not the whole photo: the look
+    costs as many pixels as it takes (a look with the tiles shrunk to TARGET_TILE_WIDTH found
+    none of the shadowed tiles)."""
+    height, width = image.shape[:2]
+    photo_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]]) / scale
+    along = photo_corners @ tiles.right
+    corners = np.array([a * tiles.right + u * tiles.up for a in (along.min(), along.max())
+                        for u in band]) * scale
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)), 0, None).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)), (width, height)).astype(int)
+    to_small = WORK_SIZE / max(height, width)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return False
+    small = cv2.resize(image[y0:y1, x0:x1], None, fx=to_small, fy=to_small,
+                       interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     lab[..., 0] = cv2.createCLAHE(EVEN_CLIP, (EVEN_GRID, EVEN_GRID)).apply(lab[..., 0])
     evened = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
-    to_small *= scale  # photo pixels to the evened copy's
-    boxes = [np.asarray(corners, np.float32).reshape(-1, 1, 2) * to_small
-             for corners in read.corners]
+    offset = np.array([x0, y0], np.float32)
+
+    def photo_point(point: np.ndarray) -> np.ndarray:
+        return (point / to_small + offset) / scale
+
+    boxes = [((np.asarray(c, np.float32) * scale - offset) * to_small).reshape(-1, 1, 2)
+             for c in read.corners]
     with reading_classic(read.classic):
-        unread = [canonical_corners(found.rect) for found in detect_at(evened, WORK_SIZE).found
+        unread = [canonical_corners(found.rect)
+                  for found in detect_at(evened, max(evened.shape[:2])).found
                   if not any(cv2.pointPolygonTest(box, found.centre, False) >= 0 for box in boxes)
-                  and left_off(np.asarray(found.centre) / to_small, found.long_side / to_small)]
+                  and left_off(photo_point(np.asarray(found.centre)),
+                               found.long_side / to_small / scale)]
         if not unread:
             return False
         probabilities, _, no_tile = read_crops(np.stack([crop_tile(evened, c) for c in unread]))
