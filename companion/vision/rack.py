@@ -312,8 +312,9 @@ def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: 
     detector altogether (the labelled racks with a shadow cast: a lower tier of five in the
     shade, the value shown sure without them), and over a black rack no table beside the
     tiles shows the shade to divide out (``light``). The band, not the whole photo: the look
-    costs as many pixels as it takes (a look with the tiles shrunk to TARGET_TILE_WIDTH found
-    none of the shadowed tiles)."""
+    costs as many pixels as it takes; smaller than the working scale it misses them (the
+    rack's tiles shrunk to the 32 px the detector learned: none of the four shadowed racks'
+    tiles found; to 44 px: rummy3-5's O8 lost)."""
     height, width = image.shape[:2]
     photo_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]]) / scale
     along = photo_corners @ tiles.right
@@ -321,9 +322,9 @@ def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: 
                         for u in band]) * scale
     x0, y0 = np.clip(np.floor(corners.min(axis=0)), 0, None).astype(int)
     x1, y1 = np.minimum(np.ceil(corners.max(axis=0)), (width, height)).astype(int)
-    to_small = WORK_SIZE / max(height, width)
-    if x1 - x0 < 16 or y1 - y0 < 16:
+    if x1 - x0 < 16 or y1 - y0 < 16:  # the band lies off the photo
         return False
+    to_small = WORK_SIZE / max(height, width)
     small = cv2.resize(image[y0:y1, x0:x1], None, fx=to_small, fy=to_small,
                        interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)

@@ -2,7 +2,8 @@
 
 Issue 29's target: "no wrong value shown as sure". A reading may say its value is sure only
 on evidence: every tile read surely, the rack's bar seen under its lowest row, no tile by the
-rack or in a gap of its rows left off it, two tiles or more on one or two tiers. Real rack
+rack or in a gap of its rows left off it (nor found there by the detector once the photo's
+light is evened out), two tiles or more on one or two tiers. Real rack
 photos (the labelled fixtures), changed as a phone changes them where a test says so
 (``benchmarks/rack_stress.py``'s transformations, the same bytes), and real table photos.
 """
