@@ -107,6 +107,11 @@ def main() -> None:
     """Companion: score keeper and table referee for Rummikub with real tiles."""
 
 
+
+def _counted(count: int, noun: str) -> str:
+    """"1 tile", "2 tiles": the count and the noun, plural unless one."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
 @main.command()
 @PRESET_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
@@ -263,11 +268,11 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
     if as_json:
         emit_json(reading.to_json())
         return
-    rows = reading.rows
-    click.echo(f"Read {len(reading.tiles)} tiles on the rack ({rows} row{'s' * (rows != 1)}) "
-               f"from {image}; {len(reading.ignored)} tiles off the rack left out.")
+    click.echo(f"Read {_counted(len(reading.tiles), 'tile')} on the rack "
+               f"({_counted(reading.rows, 'row')}) from {image}; "
+               f"{_counted(len(reading.ignored), 'tile')} off the rack left out.")
     click.echo(f"Rack: {' '.join(str(tile) for tile in reading.rack)}")
-    jokers = f" ({reading.jokers} joker{'s' * (reading.jokers != 1)} at " \
+    jokers = f" ({_counted(reading.jokers, 'joker')} at " \
              f"{reading.preset.joker_penalty})" if reading.jokers else ""
     click.echo(f"Value: {reading.value}{jokers}")
     if not reading.seen_whole:
@@ -389,5 +394,4 @@ def import_command(file: str) -> None:
             raise BadInput(f"nothing imported: {error}") from error
         finally:
             end_write()
-    click.echo(f"Imported {groups} group{'s' * (groups != 1)} and {sessions} "
-               f"session{'s' * (sessions != 1)}.")
+    click.echo(f"Imported {_counted(groups, 'group')} and {_counted(sessions, 'session')}.")

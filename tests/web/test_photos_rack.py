@@ -119,6 +119,9 @@ def test_the_cli_says_what_it_read(tmp_path: Path, rack_photo: bytes) -> None:
     result = CliRunner().invoke(main, ["read-rack", str(photo), "--preset", "sabra"])
     assert result.exit_code == 0
     assert "on the rack (2 rows)" in result.output and "Value: " in result.output
+    # every count agrees with its noun ("1 tile off the rack", never "1 tiles")
+    assert not re.search(r"\b1 (tiles|rows|jokers)\b", result.output)
+    assert not re.search(r"\b(0|[2-9]|\d\d+) (tile|row|joker)\b", result.output)
 
 
 def test_the_cli_explains_a_photo_without_a_rack(tmp_path: Path) -> None:
