@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from companion import __version__
+from companion.core.english import plural
 from companion.core.presets import PRESETS, Preset, UnknownPresetError, get_preset
 from companion.core.tiles import ImpossibleTilesError, NotationError, Tile
 
@@ -106,11 +107,6 @@ def read_photo_file(image: str, annotate_to: str | None, read: Callable[[bytes],
 def main() -> None:
     """Companion: score keeper and table referee for Rummikub with real tiles."""
 
-
-
-def _counted(count: int, noun: str) -> str:
-    """"1 tile", "2 tiles": the count and the noun, plural unless one."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 @main.command()
 @PRESET_OPTION
@@ -268,11 +264,11 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
     if as_json:
         emit_json(reading.to_json())
         return
-    click.echo(f"Read {_counted(len(reading.tiles), 'tile')} on the rack "
-               f"({_counted(reading.rows, 'row')}) from {image}; "
-               f"{_counted(len(reading.ignored), 'tile')} off the rack left out.")
+    read, off, rows = len(reading.tiles), len(reading.ignored), reading.rows
+    click.echo(f"Read {read} {plural('tile', read)} on the rack ({rows} {plural('row', rows)}) "
+               f"from {image}; {off} {plural('tile', off)} off the rack left out.")
     click.echo(f"Rack: {' '.join(str(tile) for tile in reading.rack)}")
-    jokers = f" ({_counted(reading.jokers, 'joker')} at " \
+    jokers = f" ({reading.jokers} {plural('joker', reading.jokers)} at " \
              f"{reading.preset.joker_penalty})" if reading.jokers else ""
     click.echo(f"Value: {reading.value}{jokers}")
     if not reading.seen_whole:
@@ -394,4 +390,5 @@ def import_command(file: str) -> None:
             raise BadInput(f"nothing imported: {error}") from error
         finally:
             end_write()
-    click.echo(f"Imported {_counted(groups, 'group')} and {_counted(sessions, 'session')}.")
+    click.echo(f"Imported {groups} {plural('group', groups)} and "
+               f"{sessions} {plural('session', sessions)}.")
