@@ -295,10 +295,7 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
             count = round(steps[k] / pitch) - 1
             slots += [_slot(tiles, line, along, width, height) for along in
                       spots[k] + steps[k] * np.arange(1, count + 1) / (count + 1)]
-    crops = np.stack([crop_tile(image, corners * scale) for corners in slots])
-    with reading_classic(read.classic):
-        _, _, no_tile = read_crops(crops)
-    return bool((no_tile < GAP_TILE).any())
+    return _reads_a_tile([crop_tile(image, corners * scale) for corners in slots], read.classic)
 
 
 def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: Tiles,
@@ -343,10 +340,16 @@ def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: 
                   if not any(cv2.pointPolygonTest(box, found.centre, False) >= 0 for box in boxes)
                   and left_off(photo_point(np.asarray(found.centre)),
                                found.long_side / to_small / scale)]
-        if not unread:
-            return False
-        probabilities, _, no_tile = read_crops(np.stack([crop_tile(evened, c) for c in unread]))
-    return bool(((no_tile < GAP_TILE) & (probabilities.max(axis=1) >= DOUBTFUL_BOX)).any())
+    return bool(unread) and _reads_a_tile([crop_tile(evened, c) for c in unread], read.classic,
+                                          surely=DOUBTFUL_BOX)
+
+
+def _reads_a_tile(crops: list[np.ndarray], classic: bool, *, surely: float = 0.0) -> bool:
+    """Whether the reader (the classic design's for a classic reading) reads any of these
+    crops as a tile: P(no tile) under GAP_TILE, its likeliest tile read at ``surely`` or more."""
+    with reading_classic(classic):
+        probabilities, _, no_tile = read_crops(np.stack(crops))
+    return bool(((no_tile < GAP_TILE) & (probabilities.max(axis=1) >= surely)).any())
 
 
 def _slot(tiles: Tiles, line: tuple[float, float], along: float, width: float,
