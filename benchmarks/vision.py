@@ -725,7 +725,7 @@ def real_racks_shadowed() -> dict[str, str | int]:
     """The rack reader on the 24 real photos of racks, each read three times with a shadow
     cast across its labelled tiles (``training.synthetic.SHADOWS``, drawn from the photo's
     number): racks found, read exactly, tiles read right, tiles counted by mistake."""
-    from training.synthetic import SHADOWS, cast_shadow
+    from training.synthetic import SHADOWS
 
     names = _class_names()
     first_copies: dict[str, Path] = {}
@@ -739,14 +739,25 @@ def real_racks_shadowed() -> dict[str, str | int]:
         truth = Counter(_tile_of(names[int(line[0])]) for line in lines)
         outlines = np.concatenate([np.array([float(v) for v in line[1:]], np.float32)
                                    .reshape(-1, 2) * 640 for line in lines])
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR).astype(np.float32)
-        for k, kind in enumerate(SHADOWS):
-            shaded = image.copy()
-            cast_shadow(shaded, np.random.default_rng([int(key.split("-")[1].rstrip("_")), k, 3]),
-                        kind, outlines)
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        for kind in SHADOWS:
             # _tally_rack writes the JPEG at cv2's default quality, 95, as this set was measured
-            _tally_rack(np.clip(shaded, 0, 255).astype(np.uint8), list(truth.elements()), tally)
+            _tally_rack(real_rack_shadowed(image, key, kind, outlines), list(truth.elements()),
+                        tally)
     return _kind_summary(tally, len(REAL_RACK_PHOTOS) * len(SHADOWS))
+
+
+def real_rack_shadowed(image: np.ndarray, key: str, kind: str, outlines: np.ndarray
+                       ) -> np.ndarray:
+    """A copy of the real rack photo ``key`` ("rummy3-5_") with a shadow of ``kind``
+    (``training.synthetic.SHADOWS``) cast across its labelled tiles' ``outlines``, drawn from
+    the photo's number as ``real_racks_shadowed`` draws it (the tests cast the same)."""
+    from training.synthetic import SHADOWS, cast_shadow
+
+    shaded = image.astype(np.float32)
+    number = int(key.split("-")[1].rstrip("_"))
+    cast_shadow(shaded, np.random.default_rng([number, SHADOWS.index(kind), 3]), kind, outlines)
+    return np.clip(shaded, 0, 255).astype(np.uint8)
 
 
 def _class_names() -> list[str]:

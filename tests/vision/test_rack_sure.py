@@ -18,6 +18,7 @@ import pytest
 
 from benchmarks.rack_composites import compose, compose_rack, strong_view
 from benchmarks.rack_stress import STRESS, LabelledRack
+from benchmarks.vision import real_rack_shadowed
 from companion.vision import PhotoError, read_rack
 from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
@@ -25,7 +26,7 @@ from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
-from training.synthetic import SHADOWS, cast_shadow
+from training.synthetic import SHADOWS
 
 SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
                  "rummy3-18_", "rummy4-86_", "rummy4-89_", "rummy4-90_", "rummy4-93_"]
@@ -238,12 +239,11 @@ def in_the_shade(name_start: str, shadow: str) -> tuple[bytes, Counter]:
     ``benchmarks/vision.py``'s real racks with a shadow cast are (the same seed), and the
     rack's tiles."""
     data, labels = labelled_photo(name_start)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
-    number = int(name_start.split("-")[1].rstrip("_"))
-    cast_shadow(image, np.random.default_rng([number, SHADOWS.index(shadow), 3]), shadow,
-                np.concatenate([outline for _, outline in labels]))
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    shaded = real_rack_shadowed(image, name_start, shadow,
+                                np.concatenate([outline for _, outline in labels]))
     truth = Counter(tile_from_dataset_name(name) for name, _ in labels)
-    return jpeg_bytes(np.clip(image, 0, 255).astype(np.uint8), quality=95), truth
+    return jpeg_bytes(shaded, quality=95), truth
 
 
 def test_a_tile_the_shade_hides_from_the_detector_leaves_the_rack_unsure(
