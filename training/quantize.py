@@ -41,7 +41,7 @@ def collect(photos: int, seed: int, renders: list[Path], out: str) -> None:
     run = networks.run
 
     def recording_run(path: Path, blob: np.ndarray) -> np.ndarray:
-        seen[path].append(blob.copy())
+        seen.setdefault(path, []).append(blob.copy())  # the classic pass's too, not saved
         return run(path, blob)
 
     networks.run = recording_run

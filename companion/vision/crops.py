@@ -38,6 +38,12 @@ def upright_corners(corners: np.ndarray) -> np.ndarray:
     return min(turns, key=lambda c: float(c[0, 1] + c[1, 1]))
 
 
+def top_towards(corners: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The same four corners (clockwise from the top left) turned so their top faces ``up``."""
+    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
+    return max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ up))
+
+
 def crop_tile(image: np.ndarray, corners: np.ndarray, *, margin: float = CROP_MARGIN) -> np.ndarray:
     """Warp the tile with these canonical corners into a CROP_HEIGHT × CROP_WIDTH BGR crop."""
     centre = corners.mean(axis=0)

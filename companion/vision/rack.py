@@ -51,7 +51,7 @@ import numpy as np
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
 from companion.core.tiles import Colour, Tile
-from companion.vision.crops import canonical_corners, crop_tile
+from companion.vision.crops import canonical_corners, crop_tile, top_towards
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import WORK_SIZE, detect_at
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
@@ -182,7 +182,7 @@ def _turned_to_the_rack(image: np.ndarray, scale: float, read: ReadFound) -> Rea
     across = [int(i) for i in np.flatnonzero(np.abs(tiles.ups @ tiles.up) < ACROSS_COS)]
     if not across:
         return read
-    turned = [_top_towards(read.corners[i], tiles.up) for i in across]
+    turned = [top_towards(read.corners[i], tiles.up) for i in across]
     crops = np.stack([crop_tile(image, corners * scale) for corners in turned])
     with reading_classic(read.classic):
         probabilities, _, no_tile = read_crops(crops)
@@ -194,12 +194,6 @@ def _turned_to_the_rack(image: np.ndarray, scale: float, read: ReadFound) -> Rea
             confidence[index] = probabilities[k].max()
             ranking[index] = np.argsort(-probabilities[k])
     return replace(read, corners=corners, best=best, confidence=confidence, ranking=ranking)
-
-
-def _top_towards(corners: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """The four corners (clockwise from the top left) turned so their top faces ``up``."""
-    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
-    return max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ up))
 
 
 def _ways_up(read: ReadFound, rack: RackRows) -> tuple[dict[int, bool], list[int]]:

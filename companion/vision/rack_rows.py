@@ -15,7 +15,7 @@ from itertools import permutations
 
 import numpy as np
 
-from companion.vision.crops import SQUARISH
+from companion.vision.crops import SQUARISH, top_towards
 from companion.vision.errors import PhotoError
 from companion.vision.pipeline import ReadFound
 
@@ -269,9 +269,7 @@ class Tiles:
 
     def outline_upright(self, index: int) -> tuple[tuple[int, int], ...]:
         """The tile's outline with its top the end facing the rack's up."""
-        corners = np.asarray(self.read.corners[index], np.float64)
-        turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
-        best = max(turns, key=lambda c: float(((c[0] + c[1]) / 2 - (c[2] + c[3]) / 2) @ self.up))
+        best = top_towards(np.asarray(self.read.corners[index], np.float64), self.up)
         return tuple((int(np.rint(x)), int(np.rint(y))) for x, y in best)
 
 
