@@ -38,9 +38,12 @@ def upright_corners(corners: np.ndarray) -> np.ndarray:
     return min(turns, key=lambda c: float(c[0, 1] + c[1, 1]))
 
 
-def top_towards(corners: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """The same four corners (clockwise from the top left) turned so their top faces ``up``."""
-    turns = [np.roll(corners, -shift, axis=0) for shift in range(4)]
+def top_towards(corners: np.ndarray, up: np.ndarray, *, quarter_turns: bool = True
+                ) -> np.ndarray:
+    """The same four corners (clockwise from the top left) turned so their top faces ``up``;
+    not ``quarter_turns``: only end for end, the side taken as the height kept."""
+    turns = [np.roll(corners, -shift, axis=0) for shift in ((0, 1, 2, 3) if quarter_turns
+                                                             else (0, 2))]
     return max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ up))
 
 

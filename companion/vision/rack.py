@@ -25,8 +25,9 @@ A tile is shown sure only when all of these hold, and the rack's value only when
   lines off its rows; the reader, shown each gap of a row wider than a tile and a tile's
   pitch past each end of a row, reads no tile there (its "no tile" output under GAP_TILE:
   rummy4-89 out of focus lost K5 to the detector, its value shown sure); the detector,
-  shown the photo with its light evened out, finds no tile there either that the reading has
-  no box on (``_tile_in_the_shade``: a hard shadow hides a tier from it); and the rack was
+  shown the rack's band of the photo with its light evened out, finds no tile there either
+  that the reading has no box on (``_tiles_in_the_shade``: a hard shadow hides a tier from
+  it; the tiles it finds are read in, and the rack found again with them); and the rack was
   read the way up its tiles point (``RackRows.turned``: turned round, a tile lying in front
   is an upper tier of one);
 - the rack holds two tiles or more, on one or two tiers: a photo of one tile lying on a
@@ -40,7 +41,7 @@ the preset's joker penalty for each joker).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
@@ -53,7 +54,7 @@ from companion.core.scoring import rack_value
 from companion.core.tiles import Colour, Tile
 from companion.vision.crops import canonical_corners, crop_tile, top_towards
 from companion.vision.decode import DecodedPhoto, decode_for_reading
-from companion.vision.detect import WORK_SIZE, detect_at
+from companion.vision.detect import WORK_SIZE, FoundTile, detect_at
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
 from companion.vision.networks import NO_TILE, read_crops, reading_classic
@@ -72,7 +73,7 @@ GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real rac
 ACROSS_COS = np.cos(np.radians(60))  # a box whose up lies over 60° from the rack's lies across it
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
 NEXT_SLOT = 1.5  # a neighbour under this many pitches away stands in the next slot
-EVEN_CLIP, EVEN_GRID = 3.0, 8  # CLAHE's clip limit and grid: the light evened (_tile_in_the_shade)
+EVEN_CLIP, EVEN_GRID = 3.0, 8  # CLAHE's clip limit and grid: the light evened (_tiles_in_the_shade)
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
 
@@ -149,7 +150,14 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     image, scale = read.prepared(photo.image), 1 / photo.factor
     read = _turned_to_the_rack(image, scale, read)
     rack = find_rack(read)
-    seen_whole = _seen_whole(image, scale, read, rack)
+    shaded = _tiles_in_the_shade(image, scale, read, _Around.of(rack))
+    if shaded is not None:
+        # tiles a shadow hid from the first look, read in and the rack found again (as it
+        # was, should that fail); such a rack is not seen whole
+        with_shaded = _with_tiles(read, *shaded, rack.tiles.up)
+        with contextlib.suppress(PhotoError):
+            read, rack = with_shaded, find_rack(with_shaded)
+    seen_whole = shaded is None and _seen_whole(image, scale, read, rack)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
     turned_back = _classic_six_or_nine_turned_back(read, rack)
@@ -233,30 +241,44 @@ def _classic_six_or_nine_turned_back(read: ReadFound, rack: RackRows) -> set[int
             if int(read.best[index]) in SIX_OR_NINE and way[index] != most}
 
 
+@dataclass(frozen=True, eq=False)
+class _Around:
+    """Where a tile found off the rack says the rack was not read whole: by the rack (along
+    its span, from NEAR under its lowest row to NEAR over its top row), or anywhere as large
+    as its tiles (the row taken may be the wrong one)."""
+
+    tiles: Tiles
+    span: tuple[float, float]
+    band: tuple[float, float]  # from the lowest to the highest place up the rack
+    height: float
+
+    @classmethod
+    def of(cls, rack: RackRows) -> _Around:
+        tiles = rack.tiles
+        height = tiles.height_of(list(rack.on_rack))
+        lowest = tiles.feet[rack.rows[-1]].min() - NEAR * height
+        highest = (tiles.feet + tiles.heights)[rack.rows[0]].max() + NEAR * height
+        return cls(tiles, tiles.span(rack.on_rack), (lowest, highest), height)
+
+    def left_off(self, centre: np.ndarray, tall: float) -> bool:
+        return (self.span[0] <= centre @ self.tiles.right <= self.span[1]
+                and self.band[0] <= centre @ self.tiles.up <= self.band[1]
+                or tall >= LIKE_SIZED * self.height)
+
+
 def _seen_whole(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
     """Whether the photo shows plainly that the rows read are one rack, read whole (see the
-    module's docstring)."""
+    module's docstring; the evened look is ``read_rack_image``'s)."""
     if (rack.strays or rack.turned or len(rack.on_rack) < SURE_AT_LEAST
             or len(rack.rows) > SURE_TIERS):
         return False
-    tiles = rack.tiles
-    height = tiles.height_of(list(rack.on_rack))
-    start, stop = tiles.span(rack.on_rack)
-    lowest = tiles.feet[rack.rows[-1]].min() - NEAR * height
-    highest = (tiles.feet + tiles.heights)[rack.rows[0]].max() + NEAR * height
-
-    def left_off(centre: np.ndarray, tall: float) -> bool:
-        """Whether a tile found off the rack says the rack was not read whole: it lies by
-        the rack, or it is as large as the rack's tiles (the row taken may be the wrong one)."""
-        return (start <= centre @ tiles.right <= stop and lowest <= centre @ tiles.up <= highest
-                or tall >= LIKE_SIZED * height)
-
-    if any(left_off(tiles.centres[index], tiles.heights[index]) for index in range(len(read.found))
+    tiles, around = rack.tiles, _Around.of(rack)
+    if any(around.left_off(tiles.centres[index], tiles.heights[index])
+           for index in range(len(read.found))
            if index not in rack.on_rack and read.confidence[index] >= DOUBTFUL_BOX):
         return False
-    if _tile_in_a_gap(image, scale, read, rack) or not bar_under(image, scale, tiles, rack.rows[-1]):
-        return False
-    return not _tile_in_the_shade(image, scale, read, tiles, (lowest, highest), left_off)
+    return not _tile_in_a_gap(image, scale, read, rack) \
+        and bar_under(image, scale, tiles, rack.rows[-1])
 
 
 def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
@@ -292,29 +314,30 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
     return _reads_a_tile([crop_tile(image, corners * scale) for corners in slots], read.classic)
 
 
-def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: Tiles,
-                       band: tuple[float, float],
-                       left_off: Callable[[np.ndarray, float], bool]) -> bool:
-    """Whether the detector, shown the rack's band of the photo (``band``: from the lowest to
-    the highest place up the rack, in ``tiles``' frame, the photo's whole width along it) with
-    its light evened out (CLAHE on lightness, at the detector's working scale), finds a tile
-    the reading has no box on, where ``left_off`` says it matters, and the reader reads a tile
-    there (as in a gap: GAP_TILE). A hard shadow across a tier hides its tiles from the
-    detector altogether (the labelled racks with a shadow cast: a lower tier of five in the
-    shade, the value shown sure without them), and over a black rack no table beside the
-    tiles shows the shade to divide out (``light``). The band, not the whole photo: the look
-    costs as many pixels as it takes; smaller than the working scale it misses them (the
-    rack's tiles shrunk to the 32 px the detector learned: none of the four shadowed racks'
-    tiles found; to 44 px: rummy3-5's O8 lost)."""
+def _tiles_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, around: _Around
+                        ) -> tuple[list[FoundTile], np.ndarray] | None:
+    """The tiles the detector finds when shown the rack's band of the photo (``around.band``,
+    the photo's whole width along the rack) with its light evened out (CLAHE on lightness, at
+    the detector's working scale), where the reading has no box, where ``around`` says it
+    matters and where the reader reads a tile (as in a gap, GAP_TILE, and at DOUBTFUL_BOX or
+    surer): their boxes (in the photo's pixels) and the reader's probabilities; None when
+    there is none. A hard shadow across a tier hides its tiles from the detector altogether
+    (the labelled racks with a shadow cast: a lower tier of five in the shade, the value shown
+    sure without them), and over a black rack no table beside the tiles shows the shade to
+    divide out (``light``). The band, not the whole photo: the look costs as many pixels as it
+    takes; smaller than the working scale it misses them (the rack's tiles shrunk to the 32 px
+    the detector learned: none of the four shadowed racks' tiles found; to 44 px: rummy3-5's
+    O8 lost)."""
+    tiles = around.tiles
     height, width = image.shape[:2]
     photo_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]]) / scale
     along = photo_corners @ tiles.right
     corners = np.array([a * tiles.right + u * tiles.up for a in (along.min(), along.max())
-                        for u in band]) * scale
+                        for u in around.band]) * scale
     x0, y0 = np.clip(np.floor(corners.min(axis=0)), 0, None).astype(int)
     x1, y1 = np.minimum(np.ceil(corners.max(axis=0)), (width, height)).astype(int)
     if x1 - x0 < 16 or y1 - y0 < 16:  # the band lies off the photo
-        return False
+        return None
     to_small = WORK_SIZE / max(height, width)
     small = cv2.resize(image[y0:y1, x0:x1], None, fx=to_small, fy=to_small,
                        interpolation=cv2.INTER_AREA)
@@ -323,27 +346,48 @@ def _tile_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, tiles: 
     evened = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
     offset = np.array([x0, y0], np.float32)
 
-    def photo_point(point: np.ndarray) -> np.ndarray:
-        return (point / to_small + offset) / scale
+    def in_photo(found: FoundTile) -> FoundTile:
+        centre = (np.asarray(found.centre) / to_small + offset) / scale
+        return FoundTile(tuple(map(float, centre)),
+                         tuple(side / to_small / scale for side in found.size),
+                         found.angle, found.score)
 
     boxes = [((np.asarray(c, np.float32) * scale - offset) * to_small).reshape(-1, 1, 2)
              for c in read.corners]
     with reading_classic(read.classic):
-        unread = [canonical_corners(found.rect)
-                  for found in detect_at(evened, max(evened.shape[:2])).found
+        unread = [found for found in detect_at(evened, max(evened.shape[:2])).found
                   if not any(cv2.pointPolygonTest(box, found.centre, False) >= 0 for box in boxes)
-                  and left_off(photo_point(np.asarray(found.centre)),
-                               found.long_side / to_small / scale)]
-    return bool(unread) and _reads_a_tile([crop_tile(evened, c) for c in unread], read.classic,
-                                          surely=DOUBTFUL_BOX)
+                  and around.left_off(np.asarray(in_photo(found).centre),
+                                      in_photo(found).long_side)]
+        if not unread:
+            return None
+        probabilities, _, no_tile = read_crops(np.stack(
+            [crop_tile(evened, canonical_corners(found.rect)) for found in unread]))
+    tile = (no_tile < GAP_TILE) & (probabilities.max(axis=1) >= DOUBTFUL_BOX)
+    if not tile.any():
+        return None
+    return [in_photo(unread[k]) for k in np.flatnonzero(tile)], probabilities[tile]
 
 
-def _reads_a_tile(crops: list[np.ndarray], classic: bool, *, surely: float = 0.0) -> bool:
+def _with_tiles(read: ReadFound, found: list[FoundTile], probabilities: np.ndarray,
+                up: np.ndarray) -> ReadFound:
+    """The reading with these tiles found (in the photo's pixels) and read so, each box's
+    long side kept as its height (as the first look's are: a box lying across the rack stands
+    on none of its rows) and the end nearer the rack's ``up`` its top."""
+    corners = [top_towards(canonical_corners(tile.rect).astype(np.float64), up,
+                           quarter_turns=False) for tile in found]
+    return replace(read, found=[*read.found, *found], corners=[*read.corners, *corners],
+                   best=np.concatenate([read.best, probabilities.argmax(axis=1)]),
+                   confidence=np.concatenate([read.confidence, probabilities.max(axis=1)]),
+                   ranking=np.concatenate([read.ranking, np.argsort(-probabilities, axis=1)]))
+
+
+def _reads_a_tile(crops: list[np.ndarray], classic: bool) -> bool:
     """Whether the reader (the classic design's for a classic reading) reads any of these
-    crops as a tile: P(no tile) under GAP_TILE, its likeliest tile read at ``surely`` or more."""
+    crops as a tile: P(no tile) under GAP_TILE."""
     with reading_classic(classic):
-        probabilities, _, no_tile = read_crops(np.stack(crops))
-    return bool(((no_tile < GAP_TILE) & (probabilities.max(axis=1) >= surely)).any())
+        _, _, no_tile = read_crops(np.stack(crops))
+    return bool((no_tile < GAP_TILE).any())
 
 
 def _slot(tiles: Tiles, line: tuple[float, float], along: float, width: float,
