@@ -15,8 +15,8 @@ from companion.vision.decode import (
 )
 from companion.vision.errors import PhotoError
 from companion.vision.pipeline import read_decoded, read_image, read_photo
-from companion.vision.rack import RackReading, read_rack, read_rack_image
-from companion.vision.reading import PhotoReading, ReadTile
+from companion.vision.rack import read_rack, read_rack_image
+from companion.vision.reading import PhotoReading, RackReading, ReadTile
 
 __all__ = [
     "MAX_BYTES",

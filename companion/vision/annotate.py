@@ -7,8 +7,7 @@ import numpy as np
 
 from companion.core.tiles import Table
 from companion.vision.decode import decode_for_reading
-from companion.vision.rack import RackReading
-from companion.vision.reading import PhotoReading, judge
+from companion.vision.reading import PhotoReading, RackReading, judge
 
 MAX_SIDE = 1600  # the annotated picture is for a phone screen
 LEGAL = (60, 170, 40)  # BGR green

@@ -44,7 +44,6 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Any
 
 import cv2
 import numpy as np
@@ -62,7 +61,7 @@ from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
 from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack
-from companion.vision.reading import ReadTile
+from companion.vision.reading import RackReading
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
@@ -79,51 +78,6 @@ SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (
 
 SIX_NINE_SWAPPED = {Tile.numbered(colour, number): Tile.numbered(colour, 15 - number)
                     for colour in Colour for number in (6, 9)}
-
-
-@dataclass(frozen=True, slots=True)
-class RackReading:
-    """The tiles standing on one rack (top row first, each row left to right) and their value.
-
-    ``tiles[i].set_index`` is the tile's row (0 top); ``ignored`` holds the outlines of the
-    tiles found elsewhere. ``seen_whole`` is False when the photo does not show plainly that
-    the rows read are one rack, read whole: every tile is then unsure (see the module).
-    """
-
-    width: int
-    height: int
-    tiles: tuple[ReadTile, ...]
-    ignored: tuple[tuple[tuple[int, int], ...], ...]
-    value: int
-    jokers: int
-    preset: Preset = PRESSMAN
-    seen_whole: bool = True
-
-    @property
-    def rack(self) -> tuple[Tile, ...]:
-        return tuple(read.tile for read in self.tiles)
-
-    @property
-    def rows(self) -> int:
-        return len({read.set_index for read in self.tiles})
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "width": self.width,
-            "height": self.height,
-            "tiles": [_tile_json(read) for read in self.tiles],
-            "value": self.value,
-            "jokers": self.jokers,
-            "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
-            "preset": self.preset.key,
-            "seen_whole": self.seen_whole,
-        }
-
-
-def _tile_json(read: ReadTile) -> dict[str, Any]:
-    shown = read.to_json()
-    shown["row"] = shown.pop("set")
-    return shown
 
 
 def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:

@@ -1,4 +1,5 @@
-"""What the reader saw: tiles with confidence and outline, sets in laid order, the verdict."""
+"""What the reader saw: tiles with confidence and outline, sets in laid order, the verdict; a
+rack's tiles and their value."""
 
 from __future__ import annotations
 
@@ -185,3 +186,48 @@ class PhotoReading:
 
 def tiles_of(reading: PhotoReading) -> tuple[Tile, ...]:
     return tuple(tile.tile for tile in reading.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class RackReading:
+    """The tiles standing on one rack (top row first, each row left to right) and their value.
+
+    ``tiles[i].set_index`` is the tile's row (0 top); ``ignored`` holds the outlines of the
+    tiles found elsewhere. ``seen_whole`` is False when the photo does not show plainly that
+    the rows read are one rack, read whole: every tile is then unsure (see ``rack``).
+    """
+
+    width: int
+    height: int
+    tiles: tuple[ReadTile, ...]
+    ignored: tuple[tuple[tuple[int, int], ...], ...]
+    value: int
+    jokers: int
+    preset: Preset = PRESSMAN
+    seen_whole: bool = True
+
+    @property
+    def rack(self) -> tuple[Tile, ...]:
+        return tuple(read.tile for read in self.tiles)
+
+    @property
+    def rows(self) -> int:
+        return len({read.set_index for read in self.tiles})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "tiles": [_tile_json(read) for read in self.tiles],
+            "value": self.value,
+            "jokers": self.jokers,
+            "ignored": [[[x, y] for x, y in outline] for outline in self.ignored],
+            "preset": self.preset.key,
+            "seen_whole": self.seen_whole,
+        }
+
+
+def _tile_json(read: ReadTile) -> dict[str, Any]:
+    shown = read.to_json()
+    shown["row"] = shown.pop("set")
+    return shown
