@@ -292,3 +292,16 @@ def test_a_sure_real_rack_in_the_shade_is_read_exactly_or_shown_unsure(shadow: s
         data, truth = in_the_shade(name_start, shadow)
         reading = read_rack(data)
         assert Counter(reading.rack) == truth or not is_sure(reading), name_start
+
+
+def test_a_box_the_evened_look_finds_across_the_rack_stands_on_none_of_its_rows() -> None:
+    """Our decision: a box the evened look adds keeps its long side as its height, as the
+    first look's boxes do. Turned a quarter to face the rack's up, the bare end of this blue
+    rack's board (a box 120 × 70 px the reader reads B8 at 0.93 on the evened band) stood in
+    the row as a ninth tile; lying across the rack, it is left off."""
+    from training.synthetic_rack import rack_of_kind
+
+    render = rack_of_kind("one row", 30_004_007)  # benchmarks.vision's rack kinds, "one row"
+    reading = read_rack(jpeg_bytes(render.image))
+    assert Counter(reading.rack) == Counter(render.rack_tiles)
+    assert not reading.seen_whole  # the look found the box by the rack: the rack is unsure
