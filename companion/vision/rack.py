@@ -104,14 +104,15 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     image, scale = read.prepared(photo.image), 1 / photo.factor
     read = _turned_to_the_rack(image, scale, read)
     rack = find_rack(read)
-    shaded = _tiles_in_the_shade(image, scale, read, _Around.of(rack))
+    around = _Around.of(rack)
+    shaded = _tiles_in_the_shade(image, scale, read, around)
     if shaded is not None:
         # tiles a shadow hid from the first look, read in and the rack found again (as it
         # was, should that fail); such a rack is not seen whole
         with_shaded = _with_tiles(read, *shaded, rack.tiles.up)
         with contextlib.suppress(PhotoError):
             read, rack = with_shaded, find_rack(with_shaded)
-    seen_whole = shaded is None and _seen_whole(image, scale, read, rack)
+    seen_whole = shaded is None and _seen_whole(image, scale, read, rack, around)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
     turned_back = _classic_six_or_nine_turned_back(read, rack)
@@ -220,13 +221,15 @@ class _Around:
                 or tall >= LIKE_SIZED * self.height)
 
 
-def _seen_whole(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows) -> bool:
-    """Whether the photo shows plainly that the rows read are one rack, read whole (see the
-    module's docstring; the evened look is ``read_rack_image``'s)."""
+def _seen_whole(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows,
+                around: _Around) -> bool:
+    """Whether the photo shows plainly that the rows read are one rack (``around`` it: where
+    a tile left off matters), read whole (see the module's docstring; the evened look is
+    ``read_rack_image``'s)."""
     if (rack.strays or rack.turned or len(rack.on_rack) < SURE_AT_LEAST
             or len(rack.rows) > SURE_TIERS):
         return False
-    tiles, around = rack.tiles, _Around.of(rack)
+    tiles = rack.tiles
     if any(around.left_off(tiles.centres[index], tiles.heights[index])
            for index in range(len(read.found))
            if index not in rack.on_rack and read.confidence[index] >= DOUBTFUL_BOX):
@@ -309,18 +312,20 @@ def _tiles_in_the_shade(image: np.ndarray, scale: float, read: ReadFound, around
     boxes = [((np.asarray(c, np.float32) * scale - offset) * to_small).reshape(-1, 1, 2)
              for c in read.corners]
     with reading_classic(read.classic):
-        unread = [found for found in detect_at(evened, max(evened.shape[:2])).found
-                  if not any(cv2.pointPolygonTest(box, found.centre, False) >= 0 for box in boxes)
-                  and around.left_off(np.asarray(in_photo(found).centre),
-                                      in_photo(found).long_side)]
+        found = [(small_box, in_photo(small_box))
+                 for small_box in detect_at(evened, max(evened.shape[:2])).found]
+        unread = [(small_box, box) for small_box, box in found
+                  if not any(cv2.pointPolygonTest(read_box, small_box.centre, False) >= 0
+                             for read_box in boxes)
+                  and around.left_off(np.asarray(box.centre), box.long_side)]
         if not unread:
             return None
         probabilities, _, no_tile = read_crops(np.stack(
-            [crop_tile(evened, canonical_corners(found.rect)) for found in unread]))
+            [crop_tile(evened, canonical_corners(small_box.rect)) for small_box, _ in unread]))
     tile = (no_tile < GAP_TILE) & (probabilities.max(axis=1) >= DOUBTFUL_BOX)
     if not tile.any():
         return None
-    return [in_photo(unread[k]) for k in np.flatnonzero(tile)], probabilities[tile]
+    return [unread[k][1] for k in np.flatnonzero(tile)], probabilities[tile]
 
 
 def _with_tiles(read: ReadFound, found: list[FoundTile], probabilities: np.ndarray,
