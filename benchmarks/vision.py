@@ -913,10 +913,12 @@ def main() -> None:
             print("  with a shadow cast (72 reads):     " + ", ".join(f"{k} {v}" for k, v in cast.items()))
     if args.classic_split:
         from benchmarks.classic_split import classic_split
-        results["classic split"] = classic = classic_split()
-        print("== the real classic crops' validation split")
-        for key, value in classic.items():
-            print(f"  {key:36s} {value}")
+        for turned in (False, True):
+            classic = classic_split(turned=turned)
+            results["classic split" + (", turned round" if turned else "")] = classic
+            print("== the real classic crops' validation split" + (", turned" if turned else ""))
+            for key, value in classic.items():
+                print(f"  {key:36s} {value}")
     if args.real_racks_stress:
         from benchmarks.rack_stress import stress
         results["real racks, stress"] = by_change = stress()

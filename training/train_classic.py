@@ -116,6 +116,10 @@ def main() -> None:
                         help="a cache of renders (training.render_synthetic) to learn from too")
     parser.add_argument("--synthetic-share", type=float, default=0.25,
                         help="share of each batch drawn from --synthetic (when given)")
+    parser.add_argument("--turned-share", type=float, default=0.5,
+                        help="share of the classic crops taught turned upside down")
+    parser.add_argument("--even-numbers", action="store_true",
+                        help="draw each classic crop's number evenly (else as often as its crops)")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--init-onnx", type=Path, default=SHIPPED)
@@ -127,6 +131,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
 
     classic_train, classic_valid = classic_crops()
+    by_number = [[c for c in classic_train if c.number == n]
+                 for n in sorted({c.number for c in classic_train})]
     classic_images = {c.path: cv2.imread(str(c.path), cv2.IMREAD_COLOR)
                       for c in classic_train + classic_valid}
     photos = load_split("train")
@@ -158,10 +164,12 @@ def main() -> None:
         crops, turns = [], []
         for draw in kinds:
             if draw < args.classic_share:
-                crop = classic_train[int(rng.integers(len(classic_train)))]
+                pool = (by_number[int(rng.integers(len(by_number)))] if args.even_numbers
+                        else classic_train)
+                crop = pool[int(rng.integers(len(pool)))]
                 image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest)
                 image = photometric(image, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
-                turn = int(rng.random() < 0.5)
+                turn = int(rng.random() < args.turned_share)
                 if turn:
                     image = np.ascontiguousarray(image[::-1, ::-1])
                 classic_rows.append((len(crops), crop))
