@@ -72,6 +72,10 @@ GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real rac
 ACROSS_COS = np.cos(np.radians(60))  # a box whose up lies over 60° from the rack's lies across it
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
 NEXT_SLOT = 1.5  # a neighbour under this many pitches away stands in the next slot
+GAP_WIDE = 1.5  # pitches between two neighbours with a slot between them
+GAP_STEP = 0.25  # pitches between the slots read in a gap
+GAP_NEAREST = 0.85  # pitches from a tile's middle to the nearest a tile beside it stands
+# (its box outlined wider than it: rummy4-86's O3 stands 0.89 pitches from the other O3)
 EVEN_CLIP, EVEN_GRID = 3.0, 8  # CLAHE's clip limit and grid: the light evened (_tiles_in_the_shade)
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
@@ -265,9 +269,17 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
             width = float(tiles.widths[[before, after]].mean())
             height = float(tiles.heights[[before, after]].mean())
             pitch = min([GAP_PITCH * width, *steps[max(k - 1, 0):k], *steps[k + 1:k + 2]])
-            count = round(steps[k] / pitch) - 1
-            slots += [_slot(tiles, line, along, width, height) for along in
-                      spots[k] + steps[k] * np.arange(1, count + 1) / (count + 1)]
+            if steps[k] < GAP_WIDE * pitch:
+                continue
+            # slots a quarter of a pitch apart from as near one neighbour as a tile stands
+            # to the other: the reader reads a tile as one only within about a sixth of its
+            # width of its middle (rummy4-86 in an arm's shade: the O3 beside O3, between
+            # two slots evenly apart, was read as no tile, the value shown sure)
+            first = spots[k] + GAP_NEAREST * pitch
+            last = spots[k + 1] - GAP_NEAREST * pitch
+            count = max(1, int(np.ceil((last - first) / (GAP_STEP * pitch))) + 1)
+            alongs = np.linspace(first, last, count) if last > first else [(first + last) / 2]
+            slots += [_slot(tiles, line, along, width, height) for along in alongs]
     return _reads_a_tile([crop_tile(image, corners * scale) for corners in slots], read.classic)
 
 

@@ -36,7 +36,9 @@ ROW_FEET = 0.35  # feet of neighbours in one row lie within this many tile heigh
 ROW_REACH = 2.6  # tile widths from one tile's middle to its neighbour's in a row
 ROW_HEIGHTS = (0.62, 1.6)  # neighbours in a row look alike tall (a ledge's lip may hide the
 # feet of some: rummy3-13's R5 is outlined 0.64 as tall as R13; their tops then line up)
-JOIN_FEET = 0.35  # two pieces of a row (a wide gap between): their lines meet within this
+JOIN_FEET = 0.35  # two pieces of a row (a wide gap between): one line, leaning no more than
+# TIER_PARALLEL, runs within this of every foot of both (a piece of one or two tiles fitted
+# flat missed the other piece's feet under a slant: rummy3-16 seen from the right)
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows whose tiles are at least this tall
 TIER_APART = (0.6, 1.9)  # tile heights between the feet of two tiers (an upper tier stands
 # on the lower tier's board, its feet hidden behind the lower tiles: rummy4-87 at 0.76)
@@ -186,7 +188,8 @@ class Tiles:
 
     def rows(self) -> list[list[int]]:
         """Rows of standing tiles: neighbours side by side, feet (or tops) in line, alike
-        tall; pieces of a row split by a wide gap joined again when their lines meet."""
+        tall; pieces of a row split by a wide gap joined again when one line runs through all
+        their feet."""
         standing = np.flatnonzero(self.standing)
         heights, widths = self.heights[standing], self.widths[standing]
         spots, feet = self.along[standing], self.feet[standing]
@@ -219,8 +222,9 @@ class Tiles:
         ratio = self.height_of(first) / self.height_of(other)
         if not ROW_HEIGHTS[0] <= ratio <= ROW_HEIGHTS[1]:
             return False
-        return (all(abs(self.foot_off(first, i)) <= JOIN_FEET for i in other)
-                and all(abs(self.foot_off(other, i)) <= JOIN_FEET for i in first))
+        joined = first + other
+        return abs(self.line(joined)[1]) <= TIER_PARALLEL \
+            and all(abs(self.foot_off(joined, i)) <= JOIN_FEET for i in joined)
 
     def rack(self, rows: list[list[int]]) -> list[list[int]]:
         """The rack's rows, top first: the row with the most tiles among the rows of the

@@ -305,3 +305,26 @@ def test_a_box_the_evened_look_finds_across_the_rack_stands_on_none_of_its_rows(
     reading = read_rack(jpeg_bytes(render.image))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
     assert not reading.seen_whole  # the look found the box by the rack: the rack is unsure
+
+
+def test_an_upper_tier_seen_from_one_end_is_one_row_across_its_wide_gap() -> None:
+    """rummy3-16 seen from the right (its left end 25% shorter): the upper tier holds R7 and
+    R9 at its left end and B13 at its right, a wide gap between. Fitted flat, the pair's line
+    passed a tile height under B13's foot, so the pieces stayed two rows; B13, the nearer,
+    was taken as the upper tier and the pair, between it and the lower tier, was left off.
+    One line runs through the feet of all three: one row."""
+    data, whole = stressed("rummy3-16_", "from the right (left 25% shorter)")
+    reading = read_rack(data)
+    assert Counter(reading.rack) == whole
+    assert reading.rows == 2
+
+
+def test_a_tile_in_the_shade_beside_its_neighbour_leaves_the_rack_unsure() -> None:
+    """rummy4-86 under an arm's soft shadow: the detector finds no box on the upper tier's
+    first O3, standing in the shade beside the other O3 in the wide gap after K13. The gap's
+    slots evenly apart fell a sixth of a tile either side of it, where the reader reads no
+    tile, and the value, 3 short, was shown sure. Slots a quarter of a pitch apart find it."""
+    data, truth = in_the_shade("rummy4-86_", "soft")
+    reading = read_rack(data)
+    assert sum(truth.values()) - len(reading.rack) == 1
+    assert not is_sure(reading) and not reading.seen_whole
