@@ -219,8 +219,13 @@ class Tiles:
         return rows
 
     def _one_line(self, first: list[int], other: list[int]) -> bool:
+        """Whether two pieces are one row split by a wide gap: one past the other's end
+        (a box the detector drew between the tiers of a rack renders, over two tiles' feet,
+        lies among the row's tiles: no piece of it), alike tall, their feet on one line."""
         ratio = self.height_of(first) / self.height_of(other)
-        if not ROW_HEIGHTS[0] <= ratio <= ROW_HEIGHTS[1]:
+        spots, others = self.along[first], self.along[other]
+        if (not ROW_HEIGHTS[0] <= ratio <= ROW_HEIGHTS[1]
+                or others.min() < spots.max() and spots.min() < others.max()):
             return False
         joined = first + other
         return abs(self.line(joined)[1]) <= TIER_PARALLEL \
