@@ -72,7 +72,8 @@ GAP_TILE = 0.35  # P(no tile) under this in a gap: a tile there (the 24 real rac
 ACROSS_COS = np.cos(np.radians(60))  # a box whose up lies over 60° from the rack's lies across it
 GAP_PITCH = 1.05  # tile widths from one tile's middle to the next's on a rack
 NEXT_SLOT = 1.5  # a neighbour under this many pitches away stands in the next slot
-GAP_WIDE = 1.5  # pitches between two neighbours with a slot between them
+GAP_WIDE = 1.35  # pitches between two neighbours with a slot between them (a rack seen from
+# one end shrinks its steps towards the far end: a tile missing there left a gap of 1.47)
 GAP_STEP = 0.25  # pitches between the slots read in a gap
 GAP_NEAREST = 0.85  # pitches from a tile's middle to the nearest a tile beside it stands
 # (its box outlined wider than it: rummy4-86's O3 stands 0.89 pitches from the other O3)

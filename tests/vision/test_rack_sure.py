@@ -16,7 +16,13 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.rack_composites import compose, compose_rack, strong_view
+from benchmarks.rack_composites import (
+    benchmark_rack,
+    compose,
+    compose_rack,
+    current_tiles,
+    strong_view,
+)
 from benchmarks.rack_stress import STRESS, LabelledRack
 from benchmarks.vision import real_rack_shadowed
 from companion.core.tiles import Tile
@@ -327,4 +333,16 @@ def test_a_tile_in_the_shade_beside_its_neighbour_leaves_the_rack_unsure() -> No
     data, truth = in_the_shade("rummy4-86_", "soft")
     reading = read_rack(data)
     assert sum(truth.values()) - len(reading.rack) == 1
+    assert not is_sure(reading) and not reading.seen_whole
+
+
+def test_a_far_end_gap_narrower_than_a_pitch_and_a_half_is_looked_into() -> None:
+    """The composed current-design rack ``benchmark_rack(current_tiles(), 2900, 0, "one end
+    nearer")``: the detector draws no box on the R11 by the far end, between O12 and R10.
+    The steps shrink towards the far end, so the gap is 1.47 of the step before it, under the
+    pitch and a half a slot was read in; the reader reads a tile in the gap's middle (P(no
+    tile) 0.01), yet the value was shown sure, 11 short."""
+    photo, labels, _ = benchmark_rack(current_tiles(), 2900, 0, "one end nearer")
+    reading = read_rack(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    assert Counter(labels) - Counter(reading.rack) == Counter([tile_from_dataset_name("red_11")])
     assert not is_sure(reading) and not reading.seen_whole
