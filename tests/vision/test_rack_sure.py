@@ -11,18 +11,13 @@ photos (the labelled fixtures), changed as a phone changes them where a test say
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from benchmarks.rack_composites import (
-    benchmark_rack,
-    compose,
-    compose_rack,
-    current_tiles,
-    strong_view,
-)
+from benchmarks.rack_composites import compose, compose_rack, strong_view
 from benchmarks.rack_stress import STRESS, LabelledRack
 from benchmarks.vision import real_rack_shadowed
 from companion.core.tiles import Tile
@@ -35,6 +30,7 @@ from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
 from training.synthetic import SHADOWS
 
+COMPOSED = Path(__file__).parents[1] / "fixtures" / "composed"
 SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
                  "rummy3-18_", "rummy4-86_", "rummy4-89_", "rummy4-90_", "rummy4-93_"]
 TABLES = ["rummy-11_", "rummy-22_", "rummy-29_", "rummy-36_", "rummy-43_", "rummy2-1_",
@@ -338,11 +334,11 @@ def test_a_tile_in_the_shade_beside_its_neighbour_leaves_the_rack_unsure() -> No
 
 def test_a_far_end_gap_narrower_than_a_pitch_and_a_half_is_looked_into() -> None:
     """The composed current-design rack ``benchmark_rack(current_tiles(), 2900, 0, "one end
-    nearer")``: the detector draws no box on the R11 by the far end, between O12 and R10.
-    The steps shrink towards the far end, so the gap is 1.47 of the step before it, under the
-    pitch and a half a slot was read in; the reader reads a tile in the gap's middle (P(no
-    tile) 0.01), yet the value was shown sure, 11 short."""
-    photo, labels, _ = benchmark_rack(current_tiles(), 2900, 0, "one end nearer")
-    reading = read_rack(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
-    assert Counter(labels) - Counter(reading.rack) == Counter([tile_from_dataset_name("red_11")])
+    nearer")`` (tests/fixtures/composed): the detector draws no box on the R11 by the far
+    end, between O12 and R10. The steps shrink towards the far end, so the gap is 1.47 of the
+    step before it, under the pitch and a half a slot was read in; the reader reads a tile in
+    the gap's middle (P(no tile) 0.01), yet the value was shown sure, 11 short."""
+    reading = read_rack(COMPOSED.joinpath("one-end-nearer-2900-0.jpg").read_bytes())
+    tiles = ["K2", "B3", "K2", "O7", "O1", "K10", "B1", "K8", "R8", "B13", "O12", "R11", "R10"]
+    assert Counter(map(Tile.parse, tiles)) - Counter(reading.rack) == Counter([Tile.parse("R11")])
     assert not is_sure(reading) and not reading.seen_whole
