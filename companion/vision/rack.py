@@ -278,8 +278,8 @@ def _tile_in_a_gap(image: np.ndarray, scale: float, read: ReadFound, rack: RackR
             # two slots evenly apart, was read as no tile, the value shown sure)
             first = spots[k] + GAP_NEAREST * pitch
             last = spots[k + 1] - GAP_NEAREST * pitch
-            count = max(1, int(np.ceil((last - first) / (GAP_STEP * pitch))) + 1)
-            alongs = np.linspace(first, last, count) if last > first else [(first + last) / 2]
+            alongs = (np.linspace(first, last, int(np.ceil((last - first) / (GAP_STEP * pitch))) + 1)
+                      if last > first else [(first + last) / 2])
             slots += [_slot(tiles, line, along, width, height) for along in alongs]
     return _reads_a_tile([crop_tile(image, corners * scale) for corners in slots], read.classic)
 

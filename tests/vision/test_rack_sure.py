@@ -11,7 +11,6 @@ photos (the labelled fixtures), changed as a phone changes them where a test say
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -26,11 +25,11 @@ from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
+from tests.fixtures import COMPOSED
 from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
 from training.synthetic import SHADOWS
 
-COMPOSED = Path(__file__).parents[1] / "fixtures" / "composed"
 SURE_AS_TAKEN = ["rummy3-2_", "rummy3-3_", "rummy3-5_", "rummy3-7_", "rummy3-14_", "rummy3-16_",
                  "rummy3-18_", "rummy4-86_", "rummy4-89_", "rummy4-90_", "rummy4-93_"]
 TABLES = ["rummy-11_", "rummy-22_", "rummy-29_", "rummy-36_", "rummy-43_", "rummy2-1_",
