@@ -175,10 +175,15 @@ class Tiles:
         slope, intercept = np.polyfit(xs, feet, 1)
         return float(intercept), float(slope)
 
+    def feet_off(self, row: list[int], indexes: list[int]) -> np.ndarray:
+        """How far these tiles' feet stand above the row's line, in its tiles' heights (the
+        line fitted once for them all)."""
+        intercept, slope = self.line(row)
+        return (self.feet[indexes] - intercept - slope * self.along[indexes]) / self.height_of(row)
+
     def foot_off(self, row: list[int], index: int) -> float:
         """How far tile ``index``'s foot stands above the row's line, in its tiles' heights."""
-        intercept, slope = self.line(row)
-        return (self.feet[index] - intercept - slope * self.along[index]) / self.height_of(row)
+        return float(self.feet_off(row, [index])[0])
 
     def height_of(self, row: list[int]) -> float:
         return float(np.median(self.heights[row]))
@@ -229,7 +234,7 @@ class Tiles:
             return False
         joined = first + other
         return abs(self.line(joined)[1]) <= TIER_PARALLEL \
-            and all(abs(self.foot_off(joined, i)) <= JOIN_FEET for i in joined)
+            and bool((np.abs(self.feet_off(joined, joined)) <= JOIN_FEET).all())
 
     def rack(self, rows: list[list[int]]) -> list[list[int]]:
         """The rack's rows, top first: the row with the most tiles among the rows of the
@@ -267,14 +272,13 @@ class Tiles:
                 return True
         return False
 
-    def _apart(self, lower: list[int], upper: list[int]) -> list[float]:
+    def _apart(self, lower: list[int], upper: list[int]) -> np.ndarray:
         """How far the upper row's feet stand over the lower row's line, in the lower row's
         tile heights, measured from the line of the row of more tiles (a row of one or two
         is fitted flat: rummy3-7's lower tier of two under a slanting upper tier of four)."""
         if len(lower) >= len(upper):
-            return [self.foot_off(lower, i) for i in upper]
-        scale = self.height_of(upper) / self.height_of(lower)
-        return [-self.foot_off(upper, i) * scale for i in lower]
+            return self.feet_off(lower, upper)
+        return -self.feet_off(upper, lower) * (self.height_of(upper) / self.height_of(lower))
 
     def outline_upright(self, index: int) -> tuple[tuple[int, int], ...]:
         """The tile's outline with its top the end facing the rack's up."""
