@@ -1,7 +1,9 @@
-"""The two shipped ONNX networks, loaded once and run through onnxruntime.
+"""The shipped ONNX networks, loaded once and run through onnxruntime.
 
-Both were trained by this project's own scripts (``training/``) on the "rummikub-nvypk"
-photos by Jonas Bühler (CC BY 4.0); see ``companion/vision/models/README.md``.
+The detector and the reader, with the classic design's fine-tunes of both and its 6-or-9
+figure reader, were trained by this project's own scripts (``training/``) on the
+"rummikub-nvypk" photos by Jonas Bühler (CC BY 4.0), renders, and the classic crops by
+christophrus (MIT); see ``companion/vision/models/README.md``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ READER_FILE = MODELS / "reader.onnx"
 # them (pipeline.find_and_read).
 CLASSIC_READER_FILE = MODELS / "reader-classic.onnx"
 CLASSIC_DETECTOR_FILE = MODELS / "detector-classic.onnx"
+# A classic 6 or 9 cut with its top the rack's up: is its figure, as it stands, a 6 or a 9
+# (rack._classic_six_or_nine; training/train_six_nine.py)?
+SIX_NINE_CLASSIC_FILE = MODELS / "six-nine-classic.onnx"
 # the networks the photo in hand is read with (each thread and task its own): READER_FILE and
 # DETECTOR_FILE unless ``reading_with`` says otherwise
 _reader: ContextVar[Path | None] = ContextVar("reader", default=None)
@@ -95,6 +100,12 @@ def reading_classic(classic: bool = True) -> contextlib.AbstractContextManager[N
     if not classic:
         return contextlib.nullcontext()
     return reading_with(CLASSIC_READER_FILE, CLASSIC_DETECTOR_FILE)
+
+
+def figure_nine(crops: np.ndarray) -> np.ndarray:
+    """For N BGR crops (N, 64, 48, 3) of classic 6s and 9s cut upright: P(the figure is a 9)."""
+    blob = np.ascontiguousarray((crops.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
+    return _softmax(run(SIX_NINE_CLASSIC_FILE, blob))[:, 1]
 
 
 def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
