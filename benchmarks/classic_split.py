@@ -32,7 +32,7 @@ import numpy as np
 from benchmarks.candidates import add_candidate_options, use_candidates
 from companion.core.tiles import Tile
 from companion.vision import networks
-from companion.vision.classes import TILE_CLASSES
+from companion.vision.classes import CLASS_INDEX, TILE_CLASSES
 from companion.vision.doubts import LOW_CONFIDENCE
 from training.classic import as_crop, classic_crops
 
@@ -76,7 +76,7 @@ def _numbers_by_figure(best: np.ndarray, upright: np.ndarray) -> np.ndarray:
         nine = networks.figure_nine(upright[sixes_and_nines]) >= 0.5
         for index, is_nine in zip(sixes_and_nines, nine):
             tile = TILE_CLASSES[best[index]]
-            best[index] = TILE_CLASSES.index(Tile.numbered(tile.colour, 9 if is_nine else 6))
+            best[index] = CLASS_INDEX[str(Tile.numbered(tile.colour, 9 if is_nine else 6))]
     return best
 
 

@@ -31,7 +31,7 @@ from training.augment import photometric
 from training.classic import as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
 from training.networks import set_cosine_learning_rate
-from training.train_reader import make_crop, real_samples, to_tensor
+from training.train_reader import export_reader, make_crop, real_samples, to_tensor
 
 
 class FigureReader(nn.Module):
@@ -50,12 +50,16 @@ class FigureReader(nn.Module):
         return self.classify(self.features(crops).mean(dim=(2, 3)))
 
 
+def figure(number: int, turned: bool) -> int:
+    """The figure a 6 or a 9 shows as it stands (0: a 6, 1: a 9): turned round, the other."""
+    return int((number == 9) != turned)
+
+
 def figures(crops: list, images: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The crops of 6s and 9s as cut, upright and turned round, and their figures (0: a 6)."""
+    """The crops of 6s and 9s as cut, upright and turned round, and their figures."""
     upright = np.stack([as_crop(images[crop.path]) for crop in crops])
-    figure = np.array([0 if crop.number == 6 else 1 for crop in crops])
     return (np.concatenate([upright, upright[:, ::-1, ::-1]]),
-            np.concatenate([figure, 1 - figure]))
+            np.array([figure(crop.number, turned) for turned in (False, True) for crop in crops]))
 
 
 def current_sixes_and_nines(split: str) -> tuple[list, dict]:
@@ -69,20 +73,20 @@ def current_sixes_and_nines(split: str) -> tuple[list, dict]:
 
 def current_figures(samples: list, images: dict, rng: np.random.Generator
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """The current design's crops as cut for checking, and their figures (0: a 6)."""
-    crops, figure = [], []
+    """The current design's crops as cut for checking, and their figures."""
+    crops, shown = [], []
     for sample in samples:
         image, turn = make_crop(images[sample.image_key], sample, rng, train=False)
         crops.append(image)
-        figure.append(int((TILE_CLASSES[sample.label].number == 9) != bool(turn)))
-    return np.stack(crops), np.array(figure)
+        shown.append(figure(TILE_CLASSES[sample.label].number, bool(turn)))
+    return np.stack(crops), np.array(shown)
 
 
-def read_right(model: nn.Module, crops: np.ndarray, figure: np.ndarray) -> str:
+def read_right(model: nn.Module, crops: np.ndarray, shown: np.ndarray) -> str:
     model.eval()
     with torch.no_grad():
         read = model(to_tensor(list(crops))).argmax(dim=1).numpy()
-    return f"{int((read == figure).sum())} of {len(figure)} figures right"
+    return f"{int((read == shown).sum())} of {len(shown)} figures right"
 
 
 def main() -> None:
@@ -117,7 +121,7 @@ def main() -> None:
                 sample = current[int(rng.integers(len(current)))]
                 image, turn = make_crop(current_images[sample.image_key], sample, rng, train=True)
                 batch.append(image)
-                labels.append(int((TILE_CLASSES[sample.label].number == 9) != bool(turn)))
+                labels.append(figure(TILE_CLASSES[sample.label].number, bool(turn)))
                 continue
             crop = train[int(rng.integers(len(train)))]
             image = jittered_crop(images[crop.path], rng, tightest=0.75)
@@ -126,7 +130,7 @@ def main() -> None:
             if turned:
                 image = np.ascontiguousarray(image[::-1, ::-1])
             batch.append(image)
-            labels.append(int((crop.number == 9) != turned))
+            labels.append(figure(crop.number, turned))
         model.train()
         loss = F.cross_entropy(model(to_tensor(batch)), torch.tensor(labels))
         optimiser.zero_grad()
@@ -137,10 +141,7 @@ def main() -> None:
                   f"classic {read_right(model, valid_crops, valid_figures)}, current "
                   f"{read_right(model, held_out_crops, held_out_figures)}", flush=True)
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, 64, 48), str(args.out), dynamo=False,
-                      input_names=["crop"], output_names=["logits"], opset_version=13,
-                      dynamic_axes={"crop": {0: "batch"}, "logits": {0: "batch"}})
-    print(f"wrote {args.out}", flush=True)
+    export_reader(model, args.out)
 
 
 if __name__ == "__main__":
