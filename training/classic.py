@@ -114,13 +114,14 @@ def as_crop(image: np.ndarray) -> np.ndarray:
 
 
 def jittered_crop(image: np.ndarray, rng: np.random.Generator, *,
-                  tightest: float = 0.92) -> np.ndarray:
+                  tightest: float = 0.92, shift: float = 0.03, turn: float = 3.0) -> np.ndarray:
     """The crop framed as a detector might frame it: a little more or less of it (down to
-    ``tightest`` of it), shifted, turned a few degrees."""
+    ``tightest`` of it), shifted (``shift``: σ in shares of its sides), turned (``turn``: σ
+    in degrees)."""
     height, width = image.shape[:2]
     scale = rng.uniform(tightest, 1.15)
-    angle = rng.normal(0, 3)
-    centre = (width / 2 + rng.normal(0, 0.03) * width, height / 2 + rng.normal(0, 0.03) * height)
+    angle = rng.normal(0, turn)
+    centre = (width / 2 + rng.normal(0, shift) * width, height / 2 + rng.normal(0, shift) * height)
     matrix = cv2.getRotationMatrix2D(centre, angle, 1.0)
     # then map the box of the crop scaled by ``scale`` about its centre onto 48 × 64
     box_w, box_h = width * scale, height * scale

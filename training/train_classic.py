@@ -112,6 +112,10 @@ def main() -> None:
                         help="weight of a classic crop's colour label beside its number")
     parser.add_argument("--tightest", type=float, default=0.92,
                         help="the tightest framing of a classic crop (share of its box)")
+    parser.add_argument("--shift", type=float, default=0.03,
+                        help="σ of a classic crop's framing shifted, in shares of its sides")
+    parser.add_argument("--turn", type=float, default=3.0,
+                        help="σ of a classic crop's framing turned, in degrees")
     parser.add_argument("--synthetic", type=Path, action="append", default=[],
                         help="a cache of renders (training.render_synthetic) to learn from too")
     parser.add_argument("--synthetic-share", type=float, default=0.25,
@@ -167,7 +171,8 @@ def main() -> None:
                 pool = (by_number[int(rng.integers(len(by_number)))] if args.even_numbers
                         else classic_train)
                 crop = pool[int(rng.integers(len(pool)))]
-                image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest)
+                image = jittered_crop(classic_images[crop.path], rng, tightest=args.tightest,
+                                      shift=args.shift, turn=args.turn)
                 image = photometric(image, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
                 turn = int(rng.random() < args.turned_share)
                 if turn:
