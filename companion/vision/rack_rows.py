@@ -39,6 +39,12 @@ ROW_HEIGHTS = (0.62, 1.6)  # neighbours in a row look alike tall (a ledge's lip 
 JOIN_FEET = 0.35  # two pieces of a row (a wide gap between): one line, leaning no more than
 # TIER_PARALLEL, runs within this of every foot of both (a piece of one or two tiles fitted
 # flat missed the other piece's feet under a slant: rummy3-16 seen from the right)
+LINE_TILES = 4  # a piece of a row this long has a line of its own: another piece whose feet
+# stand a tier off it (TIER_APART) is no piece of that row (a line fitted through both ran
+# within JOIN_FEET of a lower tier of five and two tiles of the tier above, five tile widths
+# on: composed classic rack 26, seed 2900)
+FOOT_HEIGHT = 0.8  # a tile outlined under this share of its row's height shows no foot (a tile
+# half hidden behind its neighbour, outlined 0.7 as tall from its top, tilted its tier's line)
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows whose tiles are at least this tall
 TIER_APART = (0.6, 1.9)  # tile heights between the feet of two tiers (an upper tier stands
 # on the lower tier's board, its feet hidden behind the lower tiles: rummy4-87 at 0.76)
@@ -168,7 +174,11 @@ class Tiles:
         return spots.min() - reach, spots.max() + reach
 
     def line(self, row: list[int]) -> tuple[float, float]:
-        """The row's line: its feet fitted as ``a + b × across`` (flat for one or two tiles)."""
+        """The row's line: its feet fitted as ``a + b × across`` (flat for one or two tiles).
+        A tile outlined under FOOT_HEIGHT of the row's height (part of it hidden behind a
+        neighbour, or its foot behind a ledge's lip) shows no foot to fit when three others do."""
+        tall = [i for i in row if self.heights[i] >= FOOT_HEIGHT * self.height_of(row)]
+        row = tall if len(tall) >= 3 else row
         xs, feet = self.along[row], self.feet[row]
         if len(row) < 3 or np.ptp(xs) < 1e-6:
             return float(np.median(feet)), 0.0
@@ -233,6 +243,10 @@ class Tiles:
                 or others.min() < spots.max() and spots.min() < others.max()):
             return False
         joined = first + other
+        longer, shorter = (first, other) if len(first) >= len(other) else (other, first)
+        if (len(longer) >= LINE_TILES
+                and np.median(np.abs(self.feet_off(longer, shorter))) >= TIER_APART[0]):
+            return False  # the other piece stands a tier off the longer piece's own line
         return abs(self.line(joined)[1]) <= TIER_PARALLEL \
             and bool((np.abs(self.feet_off(joined, joined)) <= JOIN_FEET).all())
 

@@ -20,7 +20,8 @@ from benchmarks.spread_composites import compose_spread
 from companion.vision import PhotoError, read_photo, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
-from companion.vision.pipeline import find_and_read
+from companion.vision.detect import FoundTile
+from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.augment import ink_is_low
@@ -146,3 +147,55 @@ def test_a_box_among_a_rows_tiles_is_no_piece_of_it() -> None:
     render = render_rack(random_rack(np.random.default_rng(seed)), seed=seed, shadow="side")
     reading = read_rack(jpeg_bytes(render.image, quality=95))
     assert Counter(reading.rack) == Counter(render.rack_tiles)
+
+
+def boxes_read(boxes: list[tuple[float, float, float, float]]) -> ReadFound:
+    """A reading of upright boxes (left, foot, width, height in pixels; y grows downwards),
+    each read surely as some tile: the rack step's geometry alone, no photo."""
+    corners = [np.array([[x, foot - height], [x + width, foot - height], [x + width, foot],
+                         [x, foot]], np.float64) for x, foot, width, height in boxes]
+    found = [FoundTile((x + width / 2, foot - height / 2), (width, height), 0.0, 1.0)
+             for x, foot, width, height in boxes]
+    count = len(boxes)
+    return ReadFound(found=found, corners=corners, best=np.zeros(count, int),
+                     confidence=np.full(count, 0.97),
+                     ranking=np.tile(np.arange(54), (count, 1)), gain=1.0)
+
+
+def test_a_tier_of_two_far_along_is_no_piece_of_the_row_under_it() -> None:
+    """Composed classic rack 26 of seed 2900: a lower tier of five tiles on the left, two
+    tiles of the tier above five tile widths further on. A line fitted through all seven ran
+    within JOIN_FEET of every foot, so the two were joined to the lower row as a piece of it,
+    and the third tier's four tiles, standing on those two, were left off the rack. A piece
+    of a row of four tiles or more has a line of its own: the other piece stands on it too."""
+    lower = [(100 + 85 * k, 760, 85, 115) for k in range(5)]
+    middle = [(900, 615, 85, 110), (985, 620, 85, 110)]
+    upper = [(715 + 85 * k, 480, 85, 105) for k in range(4)]
+    rack = find_rack(boxes_read(lower + middle + upper))
+    assert [sorted(row) for row in rack.rows] == [[7, 8, 9, 10], [5, 6], [0, 1, 2, 3, 4]]
+
+
+def test_a_row_seen_from_one_end_is_still_joined_across_its_gap() -> None:
+    """The join the rule above must keep: one row, its far end shrunk and risen, a tile's
+    gap in it (rummy3-16 seen from the right: "two pieces of a row joined when one line runs
+    through all their feet")."""
+    widths = [90, 86, 82, 78, 0, 70, 66, 62]
+    boxes, x = [], 100.0
+    for k, width in enumerate(widths):
+        if width:
+            boxes.append((x, 700 - 6 * k, width, width * 1.35))
+        x += (width or 74) * 1.05
+    rack = find_rack(boxes_read(boxes))
+    assert [sorted(row) for row in rack.rows] == [list(range(7))]
+
+
+def test_a_tile_half_hidden_and_outlined_short_does_not_tilt_its_row() -> None:
+    """Composed current-design rack 2 of seed 2900 seen from above its near edge: a tile
+    half hidden behind its neighbour, outlined 0.7 as tall from its top, tilted its tier's
+    line so far that the tier above no longer ran parallel to it, and that tier was left off.
+    A tile outlined under FOOT_HEIGHT of its row's height shows no foot to fit."""
+    row = [(100 + 80 * k, 500, 80, 110) for k in range(4)]
+    hidden = (420, 474, 60, 76)  # its foot hidden: outlined from its top, 26 px short
+    rack = find_rack(boxes_read([*row, hidden]))
+    _, slope = rack.tiles.line(rack.rows[0])
+    assert abs(slope) < 1e-6
