@@ -69,7 +69,7 @@ def classic_split(*, classic: bool = True, turned: bool = False) -> dict[str, ob
 def _numbers_by_figure(best: np.ndarray, upright: np.ndarray) -> np.ndarray:
     """The likeliest tiles with each 6 and 9 read by its figure as the crop stands upright,
     as the rack step reads a classic 6 or 9 on a rack whose tiles say which end is up
-    (``rack._classic_six_or_nine``); the colour kept."""
+    (``figures.read_by_figure``); the colour kept."""
     best = best.copy()
     sixes_and_nines = np.flatnonzero([TILE_CLASSES[b].number in (6, 9) for b in best])
     if len(sixes_and_nines):

@@ -29,7 +29,7 @@ READER_FILE = MODELS / "reader.onnx"
 CLASSIC_READER_FILE = MODELS / "reader-classic.onnx"
 CLASSIC_DETECTOR_FILE = MODELS / "detector-classic.onnx"
 # A classic 6 or 9 cut with its top the rack's up: is its figure, as it stands, a 6 or a 9
-# (rack._classic_six_or_nine; training/train_six_nine.py)?
+# (figures.read_by_figure; training/train_six_nine.py)?
 SIX_NINE_CLASSIC_FILE = MODELS / "six-nine-classic.onnx"
 # the networks the photo in hand is read with (each thread and task its own): READER_FILE and
 # DETECTOR_FILE unless ``reading_with`` says otherwise

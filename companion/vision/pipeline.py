@@ -30,6 +30,7 @@ from companion.vision.doubts import (
     washed_out_doubted,
 )
 from companion.vision.errors import PhotoError
+from companion.vision.figures import as_the_other, read_in_sets_by_figure
 from companion.vision.layout import group_into_sets
 from companion.vision.light import (
     NEED_REACH,
@@ -473,12 +474,15 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     set_of = {index: number for number, meld in enumerate(sets) for index in meld}
     read = replace(read, confidence=turned_against_neighbours_doubted(
         read.confidence, read.best, centres, np.array(ups), heights))
+    figure_other = read_in_sets_by_figure(photo, read, sets)
 
     # a table read poorly as a whole: not even its surest tiles are trusted (_poorly_read)
     poorly_read = _poorly_read(read.confidence)
-    tiles = tuple(replace(read.tile(i), set_index=set_of[i],
-                          low_confidence=read.tile(i).low_confidence or poorly_read)
-                  for i in range(len(found)))
+    tiles = []
+    for i in range(len(found)):
+        tile = as_the_other(read.tile(i)) if i in figure_other else read.tile(i)
+        tiles.append(replace(tile, set_index=set_of[i],
+                             low_confidence=tile.low_confidence or poorly_read))
     # number the tiles in set order, so tile indexes read like the table
     order = [i for meld in sets for i in meld]
     renumber = {old: new for new, old in enumerate(order)}

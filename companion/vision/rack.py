@@ -16,7 +16,7 @@ A tile is shown sure only when all of these hold, and the rack's value only when
   read its R9 as R6 at 0.96). Agreeing with its neighbours is enough: the labelled photos'
   black racks are read upside down whole, their 6s and 9s right. A classic 6 or 9
   whose figure, cut the way most of those tiles stand, reads as the other number is shown as
-  that number, unsure (``_classic_six_or_nine``);
+  that number, unsure (``figures.read_by_figure``);
 - the rack is seen whole (``seen_whole``): a bar is seen under its lowest row
   (``rack_bar.bar_under``; evidence, not a gate: without it a table's rows of sets look as a
   rack's tiers do); no box read as surely as DOUBTFUL_BOX lies off the rack as large as its
@@ -50,14 +50,13 @@ import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.scoring import rack_value
-from companion.core.tiles import Colour, Tile
-from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import canonical_corners, crop_tile, top_towards
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import WORK_SIZE, FoundTile, detect_at
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
-from companion.vision.networks import NO_TILE, figure_nine, read_crops, reading_classic
+from companion.vision.figures import as_the_other, read_by_figure
+from companion.vision.networks import NO_TILE, read_crops, reading_classic
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
@@ -81,10 +80,6 @@ GAP_NEAREST = 0.85  # pitches from a tile's middle to the nearest a tile beside 
 EVEN_CLIP, EVEN_GRID = 3.0, 8  # CLAHE's clip limit and grid: the light evened (_tiles_in_the_shade)
 SURE_AT_LEAST = 2  # one tile makes no row: a photo of one tile lying is read so too
 SURE_TIERS = 2  # three rows stacked are what a table's grid of sets shows too (see below)
-
-SIX_NINE_SWAPPED = {Tile.numbered(colour, number): Tile.numbered(colour, 15 - number)
-                    for colour in Colour for number in (6, 9)}
-
 
 def read_rack(data: bytes, *, preset: Preset = PRESSMAN) -> RackReading:
     """Read the tiles on the rack in a photo and the rack's value; PhotoError on bad input."""
@@ -121,18 +116,16 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     seen_whole = shaded is None and _seen_whole(image, scale, read, rack, around)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
-    figure_other = _classic_six_or_nine(image, scale, read, rack)
+    figure_other = read_by_figure(image, scale, read, list(rack.on_rack), rack.tiles.up)
     placed = []
     for row_number, row in enumerate(rack.rows):
         for index in row:
             tile = read.tile(index)
             if index in figure_other:
-                tile = replace(tile, tile=SIX_NINE_SWAPPED[tile.tile], alternatives=(
-                    tile.tile, *(other for other in tile.alternatives if other != tile.tile)))
+                tile = as_the_other(tile)
             placed.append(replace(
                 tile, set_index=row_number, outline=rack.tiles.outline_upright(index),
-                low_confidence=(tile.low_confidence or doubt_all or index in turned_round
-                                or index in figure_other)))
+                low_confidence=tile.low_confidence or doubt_all or index in turned_round))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
     held = tuple(tile.tile for tile in placed)
@@ -181,31 +174,6 @@ def _six_or_nine_turned_round(read: ReadFound, rack: RackRows) -> set[int]:
     return {index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE
             and not way[index]
             and 2 * sum(way[other] == way[index] for other in one_way) <= len(one_way)}
-
-
-def _classic_six_or_nine(image: np.ndarray, scale: float, read: ReadFound, rack: RackRows
-                         ) -> set[int]:
-    """The classic 6s and 9s whose figure, cut with its top the way most of the rack's tiles
-    whose number reads one way up point (at least SURE_AT_LEAST of them), reads as the other
-    number (``networks.figure_nine``): each is read as the other number, unsure. The classic
-    reader reads a tile at any turn, and a classic 6 turned round is drawn as a 9: without
-    the logo under the number it cannot tell an upright 6 from a 9 turned round (on the
-    composed classic racks, 17 of 59 misreads). The figure as it stands, a loop low or high,
-    it can: the rack says which end is up. The rack's own up is not asked: a photo taken
-    upside down is read with its up where its rows say, which may be the photo's."""
-    if not read.classic:
-        return set()
-    way, one_way = _ways_up(read, rack)
-    upright = sum(way[index] for index in one_way)
-    sixes_and_nines = [index for index in rack.on_rack if int(read.best[index]) in SIX_OR_NINE]
-    if not sixes_and_nines or len(one_way) < SURE_AT_LEAST or 2 * upright == len(one_way):
-        return set()
-    up = rack.tiles.up if 2 * upright > len(one_way) else -rack.tiles.up
-    crops = np.stack([crop_tile(image, top_towards(read.corners[index], up) * scale)
-                      for index in sixes_and_nines])
-    nine = figure_nine(crops) >= 0.5
-    return {index for index, figure_nine_read in zip(sixes_and_nines, nine)
-            if figure_nine_read != (TILE_CLASSES[int(read.best[index])].number == 9)}
 
 
 @dataclass(frozen=True, eq=False)
