@@ -42,45 +42,50 @@ def ups_of(read: ReadFound, indexes: list[int]) -> np.ndarray:
 
 
 def read_by_figure(image: np.ndarray, scale: float, read: ReadFound, together: list[int],
-                   axis: np.ndarray) -> set[int]:
+                   axis: np.ndarray) -> dict[int, float]:
     """The classic 6s and 9s among ``together`` (indexes into ``read``: tiles standing one
     way up, along ``axis`` or against it) whose figure, cut with its top the way most of
     their one-way-up tiles point (at least AGREEING_AT_LEAST of them, and more one way than
     the other), reads as the other number. ``image`` is a decode of the photo at ``scale``
     of its size, lit as it was read. Nothing for a reading of the current design: its 6s and
-    9s are told apart by the logo under the number."""
+    9s are told apart by the logo under the number. Each is given with how surely its
+    figure reads as the other number."""
     if not read.classic:
-        return set()
+        return {}
     sixes_and_nines = [index for index in together if int(read.best[index]) in SIX_OR_NINE]
     one_way = [index for index in together if int(read.best[index]) in ONE_WAY_UP]
     if not sixes_and_nines or len(one_way) < AGREEING_AT_LEAST:
-        return set()
+        return {}
     along = int((ups_of(read, one_way) @ axis >= 0).sum())
     if 2 * along == len(one_way):
-        return set()
+        return {}
     up = axis if 2 * along > len(one_way) else -axis
     crops = np.stack([crop_tile(image, top_towards(read.corners[index], up) * scale)
                       for index in sixes_and_nines])
-    nine = figure_nine(crops) >= 0.5
-    return {index for index, figure_nine_read in zip(sixes_and_nines, nine)
-            if figure_nine_read != (TILE_CLASSES[int(read.best[index])].number == 9)}
+    nine = figure_nine(crops)
+    return {index: float(max(p, 1 - p)) for index, p in zip(sixes_and_nines, nine)
+            if (p >= 0.5) != (TILE_CLASSES[int(read.best[index])].number == 9)}
 
 
 def read_in_sets_by_figure(photo: DecodedPhoto, read: ReadFound, sets: list[list[int]]
-                           ) -> set[int]:
+                           ) -> dict[int, float]:
     """``read_by_figure`` for each set of a table's reading (a set is laid one way up, as a
     rack's tiles stand), along its first tile's up."""
     if not read.classic or not any(int(best) in SIX_OR_NINE for best in read.best):
-        return set()
+        return {}
     image, scale = read.prepared(photo.image), 1 / photo.factor
-    other: set[int] = set()
+    other: dict[int, float] = {}
     for meld in sets:
         other |= read_by_figure(image, scale, read, meld, ups_of(read, meld[:1])[0])
     return other
 
 
-def as_the_other(tile: ReadTile) -> ReadTile:
+def as_the_other(tile: ReadTile, figure_sure: float) -> ReadTile:
     """A 6 read as its figure's 9 (or a 9 as a 6), unsure, what the reader read first
-    offered among the alternatives."""
-    return replace(tile, tile=SIX_NINE_SWAPPED[tile.tile], low_confidence=True, alternatives=(
-        tile.tile, *(other for other in tile.alternatives if other != tile.tile)))
+    offered among the alternatives; as sure as the reader was of the tile times the figure
+    reader of its figure (the percentage a player is shown)."""
+    other = SIX_NINE_SWAPPED[tile.tile]
+    return replace(tile, tile=other, confidence=tile.confidence * figure_sure,
+                   low_confidence=True, alternatives=(tile.tile, *(
+                       alternative for alternative in tile.alternatives
+                       if alternative not in (tile.tile, other))))

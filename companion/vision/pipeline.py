@@ -480,7 +480,7 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     poorly_read = _poorly_read(read.confidence)
     tiles = []
     for i in range(len(found)):
-        tile = as_the_other(read.tile(i)) if i in figure_other else read.tile(i)
+        tile = as_the_other(read.tile(i), figure_other[i]) if i in figure_other else read.tile(i)
         tiles.append(replace(tile, set_index=set_of[i],
                              low_confidence=tile.low_confidence or poorly_read))
     # number the tiles in set order, so tile indexes read like the table

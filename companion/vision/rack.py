@@ -122,7 +122,7 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         for index in row:
             tile = read.tile(index)
             if index in figure_other:
-                tile = as_the_other(tile)
+                tile = as_the_other(tile, figure_other[index])
             placed.append(replace(
                 tile, set_index=row_number, outline=rack.tiles.outline_upright(index),
                 low_confidence=tile.low_confidence or doubt_all or index in turned_round))

@@ -114,7 +114,7 @@ def test_a_classic_6_read_turned_round_on_its_rack_is_read_as_the_rack_stands(
     turned_back = [tile for tile in reading.tiles if tile.tile.number in (6, 9)
                    and tile.alternatives[0] == Tile.numbered(tile.tile.colour, 15 - tile.tile.number)]
     assert turned_back and all(tile.low_confidence for tile in turned_back)
-    monkeypatch.setattr(rack, "read_by_figure", lambda *_: set())
+    monkeypatch.setattr(rack, "read_by_figure", lambda *_: {})
     read = Counter(0 if tile.is_joker else tile.number for tile in read_rack(data).rack)
     assert (Counter(numbers) - read) == Counter({6: 1})
 
@@ -129,7 +129,7 @@ def test_a_classic_rack_photographed_upside_down_reads_its_6_by_its_neighbours(
                        cv2.ROTATE_180)
     data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     assert numbers_right(data, numbers) == len(numbers)
-    monkeypatch.setattr(rack, "read_by_figure", lambda *_: set())
+    monkeypatch.setattr(rack, "read_by_figure", lambda *_: {})
     assert numbers_right(data, numbers) == len(numbers) - 1
 
 

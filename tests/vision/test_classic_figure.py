@@ -16,10 +16,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.core.tiles import Tile
+from companion.core.tiles import Colour, Tile
 from companion.vision import figures, networks, pipeline, rack, read_photo, read_rack
 from companion.vision.crops import crop_tile
-from companion.vision.reading import RackReading
+from companion.vision.reading import RackReading, ReadTile
 from tests.fixtures import COMPOSED
 
 CLASSIC_RACK = COMPOSED / "classic-2900-4.jpg"
@@ -51,7 +51,7 @@ def test_a_classic_6_read_as_a_9_turned_round_is_read_by_its_figure(
     read_by_figure = [tile for tile in reading.tiles if tile.tile.number == 6
                       and tile.alternatives[0] == Tile.numbered(tile.tile.colour, 9)]
     assert read_by_figure and all(tile.low_confidence for tile in read_by_figure)
-    monkeypatch.setattr(rack, "read_by_figure", lambda *_: set())
+    monkeypatch.setattr(rack, "read_by_figure", lambda *_: {})
     assert Counter(CLASSIC_NUMBERS) - numbers_on(read_rack(data)) == Counter({6: 1})
 
 
@@ -82,7 +82,7 @@ def test_a_classic_6_on_the_table_is_read_by_its_figure_as_its_set_lies(
                        for tile in read_photo(data).tiles)
 
     assert numbers_read() == Counter(CLASSIC_NUMBERS)
-    monkeypatch.setattr(pipeline, "read_in_sets_by_figure", lambda *_: set())
+    monkeypatch.setattr(pipeline, "read_in_sets_by_figure", lambda *_: {})
     read = numbers_read()
     assert (Counter(CLASSIC_NUMBERS) - read, read - Counter(CLASSIC_NUMBERS)) == (
         Counter({6: 1}), Counter({9: 1}))
@@ -110,3 +110,15 @@ def test_the_figure_reader_reads_the_rack_s_6_and_9_both_ways_up() -> None:
     assert ((networks.figure_nine(crops) >= 0.5) == nines).all()
     turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
     assert ((networks.figure_nine(turned) >= 0.5) == ~nines).all()
+
+
+def test_a_6_read_by_its_figure_is_shown_as_sure_as_both_readers_are() -> None:
+    """The percentage a player is shown for a 9 read as a 6 by its figure is the reader's
+    for the tile times the figure reader's for the figure, never the reader's for the 9."""
+    read_as_nine = ReadTile(tile=Tile.numbered(Colour.BLUE, 9), confidence=0.85,
+                            outline=((0, 0), (48, 0), (48, 64), (0, 64)), set_index=0,
+                            low_confidence=True, alternatives=(Tile.numbered(Colour.BLUE, 6),))
+    six = figures.as_the_other(read_as_nine, 0.96)
+    assert six.tile == Tile.numbered(Colour.BLUE, 6)
+    assert six.confidence == pytest.approx(0.85 * 0.96)
+    assert six.low_confidence and six.alternatives == (Tile.numbered(Colour.BLUE, 9),)
