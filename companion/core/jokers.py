@@ -13,7 +13,9 @@ Adding a fourth tile to ``K5 R5 J`` leaves the joker its job; splitting ``R3 R4 
 ``R3 R4 J | R6 R7 R8`` leaves it standing for R5. Replacing it (``R5 J R7`` becomes
 ``R5 R6 R7 J``) or carrying it away from all its old neighbours frees it. A set that is illegal
 (before or after) gives its jokers no reading: sharing a numbered tile is then enough to count
-as kept, so an illegal set is reported as such and not also read as a retrieval.
+as kept, so an illegal set is reported as such and not also read as a retrieval. The jokers
+are paired with their places all together, keeping as many as can be kept (``_kept_places``):
+two jokers whose sets are retyped in another order both stay.
 
 *New sets.* A freed joker "must play the joker on his/her current turn to make a new set"
 (seed 000), "used in the same turn as part of a new set" (seed 003). A set after the turn is
@@ -122,20 +124,44 @@ def follow_jokers(before: Table, after: Table, *, preset: Preset, played: Counte
     """Every joker freed this turn, with the set after the turn it is read to have gone to."""
     old_places = joker_places(before, as_laid=True, preset=preset)
     new_places = joker_places(after, as_laid=False, preset=preset)
-    kept: set[int] = set()
-    freed: list[JokerPlace] = []
-    for old in old_places:
-        old_numbered = numbered(before[old.set_index])
-        candidates = [
-            (sum((old_numbered & numbered(after[new_place.set_index])).values()), -index)
-            for index, new_place in enumerate(new_places)
-            if index not in kept and _still_does_its_job(old, new_place, before, after)]
-        if candidates:
-            kept.add(-max(candidates)[1])
-        else:
-            freed.append(old)
+    kept = _kept_places(old_places, new_places, before, after)
+    freed = [old for index, old in enumerate(old_places) if kept[index] is None]
     open_places = [place for index, place in enumerate(new_places) if index not in kept]
     return _place_freed(freed, open_places, after, played=played, new=new)
+
+
+def _kept_places(old_places: Sequence[JokerPlace], new_places: Sequence[JokerPlace],
+                 before: Table, after: Table) -> list[int | None]:
+    """For each old joker place, the new place that keeps it (None: the joker was freed):
+    the pairing that keeps the most jokers doing their job, then with the most numbered
+    tiles in common between their sets. Searched whole, not one old joker at a time: the
+    same sets retyped in another order (J K5 K6 beside K5 K6 K7 J) gave the first joker the
+    other set's place, which it could take too, and the second joker, which only that place
+    keeps, was counted freed and not reused."""
+    choices = []
+    for old in old_places:
+        old_numbered = numbered(before[old.set_index])
+        fitting = sorted(((sum((old_numbered & numbered(after[place.set_index])).values()), index)
+                          for index, place in enumerate(new_places)
+                          if _still_does_its_job(old, place, before, after)),
+                         key=lambda fit: (-fit[0], fit[1]))
+        choices.append([*fitting, (0, None)])
+    best: tuple[tuple[int, int], list[int | None]] = ((-1, -1), [])
+
+    def search(position: int, taken: list[int | None], kept: int, shared: int) -> None:
+        nonlocal best
+        if position == len(choices):
+            if (kept, shared) > best[0]:
+                best = ((kept, shared), list(taken))
+            return
+        for common, index in choices[position]:
+            if index is None or index not in taken:
+                taken.append(index)
+                search(position + 1, taken, kept + (index is not None), shared + common)
+                taken.pop()
+
+    search(0, [], 0, 0)
+    return best[1]
 
 
 def _place_freed(freed: Sequence[JokerPlace], open_places: Sequence[JokerPlace], after: Table,

@@ -115,6 +115,17 @@ def test_retrieving_a_joker_and_playing_it_with_two_rack_tiles_is_legal_everywhe
         assert verdict.legal, (preset, verdict.violations)
 
 
+def test_two_jokers_in_sets_retyped_in_another_order_are_both_still_in_place() -> None:
+    """Seed 000: "When players cannot play any tiles from their racks, or purposely choose not
+    to, they must draw a tile from the pool." Found by tests/core/test_referee_properties.py:
+    the jokers of J K5 K6 (a K4) and K5 K6 K7 J (a K8), the sets typed the other way round
+    and in the other order. The first joker was followed to the first set after the turn
+    that it could stand in (K5 K6 K7 with a K4 before it), leaving the second with no place:
+    "joker not reused". Each old joker is now paired with its place over all of them."""
+    verdict = judge("J K5 K6 | K5 K6 K7 J", "J K7 K6 K5 | K6 K5 J")
+    assert codes(verdict) == ["nothing_played"], verdict.violations
+
+
 def test_clearing_a_joker_by_moving_table_tiles_is_legal() -> None:
     # Seed 003: "The player splits the run — the Black 1 is moved to the group of 1s and the
     # Black 2 is moved to the group of 2s, clearing the Regular Joker."
