@@ -34,17 +34,11 @@ SIX_NINE_SWAPPED = {Tile.numbered(colour, number): Tile.numbered(colour, 15 - nu
                     for colour in Colour for number in (6, 9)}
 
 
-def ups_of(read: ReadFound, indexes: list[int]) -> np.ndarray:
-    """Each tile's up as read (unit vectors from its foot's middle to its top's)."""
-    corners = np.array([read.corners[index] for index in indexes], np.float64).reshape(-1, 4, 2)
-    ups = (corners[:, 0] + corners[:, 1] - corners[:, 2] - corners[:, 3]) / 2
-    return ups / np.maximum(np.linalg.norm(ups, axis=1), 1e-6)[:, None]
-
-
 def read_by_figure(image: np.ndarray, scale: float, read: ReadFound, together: list[int],
-                   axis: np.ndarray) -> dict[int, float]:
+                   ups: np.ndarray, axis: np.ndarray) -> dict[int, float]:
     """The classic 6s and 9s among ``together`` (indexes into ``read``: tiles standing one
-    way up, along ``axis`` or against it) whose figure, cut with its top the way most of
+    way up, along ``axis`` or against it; ``ups``: every tile's up as read, a unit vector
+    from its foot's middle to its top's) whose figure, cut with its top the way most of
     their one-way-up tiles point (at least AGREEING_AT_LEAST of them, and more one way than
     the other), reads as the other number. ``image`` is a decode of the photo at ``scale``
     of its size, lit as it was read. Nothing for a reading of the current design: its 6s and
@@ -56,7 +50,7 @@ def read_by_figure(image: np.ndarray, scale: float, read: ReadFound, together: l
     one_way = [index for index in together if int(read.best[index]) in ONE_WAY_UP]
     if not sixes_and_nines or len(one_way) < AGREEING_AT_LEAST:
         return {}
-    along = int((ups_of(read, one_way) @ axis >= 0).sum())
+    along = int((ups[one_way] @ axis >= 0).sum())
     if 2 * along == len(one_way):
         return {}
     up = axis if 2 * along > len(one_way) else -axis
@@ -67,8 +61,8 @@ def read_by_figure(image: np.ndarray, scale: float, read: ReadFound, together: l
             if (p >= 0.5) != (TILE_CLASSES[int(read.best[index])].number == 9)}
 
 
-def read_in_sets_by_figure(photo: DecodedPhoto, read: ReadFound, sets: list[list[int]]
-                           ) -> dict[int, float]:
+def read_in_sets_by_figure(photo: DecodedPhoto, read: ReadFound, sets: list[list[int]],
+                           ups: np.ndarray) -> dict[int, float]:
     """``read_by_figure`` for each set of a table's reading (a set is laid one way up, as a
     rack's tiles stand), along its first tile's up."""
     if not read.classic or not any(int(best) in SIX_OR_NINE for best in read.best):
@@ -76,7 +70,7 @@ def read_in_sets_by_figure(photo: DecodedPhoto, read: ReadFound, sets: list[list
     image, scale = read.prepared(photo.image), 1 / photo.factor
     other: dict[int, float] = {}
     for meld in sets:
-        other |= read_by_figure(image, scale, read, meld, ups_of(read, meld[:1])[0])
+        other |= read_by_figure(image, scale, read, meld, ups, ups[meld[0]])
     return other
 
 

@@ -464,29 +464,27 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     found, corners = read.found, read.corners
 
     centres = np.array([c.mean(axis=0) for c in corners], dtype=np.float64)
-    ups = []
-    for c in corners:
-        up = (c[0] + c[1]) / 2 - (c[2] + c[3]) / 2
-        ups.append(up / (np.linalg.norm(up) or 1.0))
+    ups = np.array([up / (np.linalg.norm(up) or 1.0)
+                    for up in ((c[0] + c[1]) / 2 - (c[2] + c[3]) / 2 for c in corners)])
     widths = np.array([tile.short_side for tile in found])
     heights = np.array([tile.long_side for tile in found])
-    sets = group_into_sets(centres, np.array(ups), widths, heights)
+    sets = group_into_sets(centres, ups, widths, heights)
     set_of = {index: number for number, meld in enumerate(sets) for index in meld}
     read = replace(read, confidence=turned_against_neighbours_doubted(
-        read.confidence, read.best, centres, np.array(ups), heights))
-    figure_other = read_in_sets_by_figure(photo, read, sets)
+        read.confidence, read.best, centres, ups, heights))
+    figure_other = read_in_sets_by_figure(photo, read, sets, ups)
 
     # a table read poorly as a whole: not even its surest tiles are trusted (_poorly_read)
     poorly_read = _poorly_read(read.confidence)
-    tiles = []
+    placed = []
     for i in range(len(found)):
         tile = as_the_other(read.tile(i), figure_other[i]) if i in figure_other else read.tile(i)
-        tiles.append(replace(tile, set_index=set_of[i],
-                             low_confidence=tile.low_confidence or poorly_read))
+        placed.append(replace(tile, set_index=set_of[i],
+                              low_confidence=tile.low_confidence or poorly_read))
     # number the tiles in set order, so tile indexes read like the table
     order = [i for meld in sets for i in meld]
     renumber = {old: new for new, old in enumerate(order)}
-    tiles = tuple(tiles[old] for old in order)
+    tiles = tuple(placed[old] for old in order)
     set_indexes = tuple(tuple(renumber[i] for i in meld) for meld in sets)
     return PhotoReading(width, height, tiles, set_indexes, preset=preset)
 

@@ -116,7 +116,8 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
     seen_whole = shaded is None and _seen_whole(image, scale, read, rack, around)
     doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
     turned_round = _six_or_nine_turned_round(read, rack)
-    figure_other = read_by_figure(image, scale, read, list(rack.on_rack), rack.tiles.up)
+    figure_other = read_by_figure(image, scale, read, list(rack.on_rack), rack.tiles.ups,
+                                  rack.tiles.up)
     placed = []
     for row_number, row in enumerate(rack.rows):
         for index in row:

@@ -177,7 +177,8 @@ class Tiles:
         """The row's line: its feet fitted as ``a + b × across`` (flat for one or two tiles).
         A tile outlined under FOOT_HEIGHT of the row's height (part of it hidden behind a
         neighbour, or its foot behind a ledge's lip) shows no foot to fit when three others do."""
-        tall = [i for i in row if self.heights[i] >= FOOT_HEIGHT * self.height_of(row)]
+        least = FOOT_HEIGHT * self.height_of(row)
+        tall = [i for i in row if self.heights[i] >= least]
         row = tall if len(tall) >= 3 else row
         xs, feet = self.along[row], self.feet[row]
         if len(row) < 3 or np.ptp(xs) < 1e-6:
