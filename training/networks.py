@@ -1,4 +1,4 @@
-"""The two small networks of the photo reader, as PyTorch modules (exported to ONNX)."""
+"""The photo reader's small networks, as PyTorch modules (exported to ONNX)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,23 @@ class TileReader(nn.Module):
 
     def forward(self, crop: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(crop))
+
+
+class TwoWayReader(nn.Module):
+    """A small CNN over a 64 × 48 BGR crop, two logits: the classic 6-or-9 figure reader
+    (``train_six_nine``) and the design reader (``train_design``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for inputs, outputs in ((3, 16), (16, 32), (32, 48)):
+            layers += [nn.Conv2d(inputs, outputs, 3, padding=1), nn.BatchNorm2d(outputs),
+                       nn.ReLU(), nn.MaxPool2d(2)]
+        self.features = nn.Sequential(*layers)
+        self.classify = nn.Linear(48, 2)
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        return self.classify(self.features(crops).mean(dim=(2, 3)))
 
 
 def with_no_tile(reader: TileReader, tiles: int = 53) -> TileReader:

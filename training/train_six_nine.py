@@ -30,24 +30,8 @@ from companion.vision.classes import TILE_CLASSES
 from training.augment import photometric
 from training.classic import as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
-from training.networks import set_cosine_learning_rate
+from training.networks import TwoWayReader, set_cosine_learning_rate
 from training.train_reader import export_reader, make_crop, real_samples, to_tensor
-
-
-class FigureReader(nn.Module):
-    """A small CNN over a 64 × 48 BGR crop: two logits, the figure 6 and the figure 9."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        layers: list[nn.Module] = []
-        for inputs, outputs in ((3, 16), (16, 32), (32, 48)):
-            layers += [nn.Conv2d(inputs, outputs, 3, padding=1), nn.BatchNorm2d(outputs),
-                       nn.ReLU(), nn.MaxPool2d(2)]
-        self.features = nn.Sequential(*layers)
-        self.classify = nn.Linear(48, 2)
-
-    def forward(self, crops: torch.Tensor) -> torch.Tensor:
-        return self.classify(self.features(crops).mean(dim=(2, 3)))
 
 
 def figure(number: int, turned: bool) -> int:
@@ -111,7 +95,7 @@ def main() -> None:
     held_out_crops, held_out_figures = current_figures(held_out, held_out_images, rng)
     print(f"{len(train)} classic crops of 6s and 9s to learn, {len(valid)} to check; "
           f"{len(current)} current-design tiles, {len(held_out)} to check", flush=True)
-    model = FigureReader()
+    model = TwoWayReader()
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     for iteration in range(args.iterations):
         set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
