@@ -46,10 +46,8 @@ LINE_TILES = 4  # a piece of a row this long has a line of its own: another piec
 FOOT_HEIGHT = 0.8  # a tile outlined under this share of its row's height shows no foot (a tile
 # half hidden behind its neighbour, outlined 0.7 as tall from its top, tilted its tier's line)
 RACK_ROW_HEIGHT = 0.8  # the rack's row is among the rows whose tiles are at least this tall
-TIER_APART = (0.6, 2.1)  # tile heights between the feet of two tiers (an upper tier stands
-# on the lower tier's board, its feet hidden behind the lower tiles: rummy4-87 at 0.76; seen
-# from high above, the tiles foreshortened and the boards showing, up to 1.95: composed rack
-# 14 of seed 2900 from above its near edge)
+TIER_APART = (0.6, 1.9)  # tile heights between the feet of two tiers (an upper tier stands
+# on the lower tier's board, its feet hidden behind the lower tiles: rummy4-87 at 0.76)
 TIER_PARALLEL = 0.2  # tile heights per tile width: how much two tiers' lines may lean apart
 # a tier's tiles against those of the row it stands on: one above, further off, looks no taller
 # (rummy3-9: 1.17, the lower tier's feet hidden); one below, nearer the camera, no shorter (but
