@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 
@@ -147,6 +149,27 @@ def set_cosine_learning_rate(optimiser: torch.optim.Optimizer, base: float, iter
     for group in optimiser.param_groups:
         group["lr"] = lr
     return lr
+
+
+def fit_two_way(draw: Callable[[], tuple[torch.Tensor, torch.Tensor]], *, iterations: int,
+                lr: float, every: int, report: Callable[[TwoWayReader], str]) -> TwoWayReader:
+    """A TwoWayReader taught ``iterations`` batches of ``draw()`` (crops, labels) by cross
+    entropy (AdamW, cosine decay from ``lr``), printing its loss and ``report(model)`` every
+    ``every`` batches; returned in eval mode."""
+    model = TwoWayReader()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    for iteration in range(iterations):
+        set_cosine_learning_rate(optimiser, lr, iteration, iterations)
+        crops, labels = draw()
+        model.train()
+        loss = F.cross_entropy(model(crops), labels)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if iteration % every == every - 1:
+            print(f"{iteration + 1:5d} loss {loss.item():.4f}; {report(model)}", flush=True)
+    model.eval()
+    return model
 
 
 def load_folded_onnx(model: nn.Module, path: Path) -> None:

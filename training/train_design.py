@@ -6,7 +6,7 @@ read the photo's tiles alone; but the classic reader also reads the current desi
 taught to, so tables read as before), and a classic reader that reads classic tiles better
 also reads a poor photo of current tiles more surely than the shipped reader: valid/'s
 rummy3-33 shrunk to 24 px tall tiles was pulled into the classic pass and a misread shown
-sure (docs/vision-history.md, "A design reader"). This network reads only the design:
+sure. This network reads only the design:
 the large bold numbers with nothing under them (classic), or the smaller number over the
 logo's circle (current).
 
@@ -22,7 +22,11 @@ Each either way up. Checked on what it never learns from: the classic validation
 the tiles of the ``valid/`` photos, as cut and shrunk to a third.
 
     /work/trainenv/bin/python -m training.train_design --classic-renders /tmp/syn-classic \\
-        --current-renders /tmp/syn-hardset --out companion/vision/models/design.onnx
+        --current-renders /tmp/syn-hardset --current-renders /tmp/syn-shadows --out /tmp/design.onnx
+
+Measured on 2026-12-07 as a veto on the classic pass and not shipped: it tells the designs
+apart, but the classic pass also reads small and blurred current photos better
+(docs/vision-history.md, "2026-12-07 (fourth session…)").
 """
 
 from __future__ import annotations
@@ -33,17 +37,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from training.augment import photometric
 from training.classic import as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
-from training.networks import TwoWayReader, set_cosine_learning_rate
+from training.networks import fit_two_way
 from training.train_reader import (
     Sample,
     export_reader,
     make_crop,
     real_samples,
+    seen_further_off,
     synthetic_samples,
     to_tensor,
 )
@@ -51,11 +55,6 @@ from training.train_reader import (
 CLASSIC, CURRENT = 1, 0
 SMALL_CHANCE = 0.4  # share of crops shrunk and blown up again, as tiles seen from far off
 SMALLEST = 0.3  # shrunk to this share of its size at the least (a third: 24 px tall tiles)
-
-
-def shrunk_again(crop: np.ndarray, factor: float) -> np.ndarray:
-    small = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    return cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def learned_crop(image: np.ndarray, rng: np.random.Generator,
@@ -68,7 +67,7 @@ def learned_crop(image: np.ndarray, rng: np.random.Generator,
     else:
         crop, _ = make_crop(image, sample, rng, train=True, small_chance=0.0)
     if rng.random() < SMALL_CHANCE:
-        crop = shrunk_again(crop, float(rng.uniform(SMALLEST, 0.8)))
+        crop = seen_further_off(crop, float(rng.uniform(SMALLEST, 0.8)))
     crop = photometric(crop, rng, hue_shift=True, glare_strength=35.0, blur_max=1.5)
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[::-1, ::-1])
@@ -105,9 +104,8 @@ def main() -> None:
     classic_train, classic_valid = classic_crops()
     classic_images = {c.path: cv2.imread(str(c.path), cv2.IMREAD_COLOR)
                       for c in classic_train + classic_valid}
-    images: dict[str, np.ndarray] = {}
     photos = load_split("train")
-    images |= {str(p.path): p.image() for p in photos}
+    images = {str(p.path): p.image() for p in photos}
     current = real_samples(photos, images)
     renders = {CLASSIC: [s for folder in args.classic_renders
                          for s in synthetic_samples(folder, images)],
@@ -118,7 +116,7 @@ def main() -> None:
     check_rng = np.random.default_rng(0)
     valid_current = [make_crop(held_out_images[s.image_key], s, check_rng, train=False)[0]
                      for s in real_samples(held_out, held_out_images)]
-    valid_current_small = [shrunk_again(crop, 1 / 3) for crop in valid_current]
+    valid_current_small = [seen_further_off(crop, 1 / 3) for crop in valid_current]
     valid_classic = [as_crop(classic_images[c.path]) for c in classic_valid]
     valid_classic += [np.ascontiguousarray(crop[::-1, ::-1]) for crop in valid_classic]
     print(f"{len(classic_train)} classic crops, {len(renders[CLASSIC])} classic rendered tiles; "
@@ -126,16 +124,13 @@ def main() -> None:
           f"checked on {len(valid_classic)} classic crops, {len(valid_current)} current tiles",
           flush=True)
 
-    def check() -> str:
+    def check(model: torch.nn.Module) -> str:
         return "; ".join([
             summary("classic split", read_classic(model, valid_classic), CLASSIC),
             summary("valid/", read_classic(model, valid_current), CURRENT),
             summary("valid/ shrunk", read_classic(model, valid_current_small), CURRENT)])
 
-    model = TwoWayReader()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    for iteration in range(args.iterations):
-        set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
+    def draw() -> tuple[torch.Tensor, torch.Tensor]:
         batch, labels = [], []
         for _ in range(args.batch):
             design = CLASSIC if rng.random() < 0.5 else CURRENT
@@ -148,15 +143,10 @@ def main() -> None:
                 crop = classic_train[int(rng.integers(len(classic_train)))]
                 batch.append(learned_crop(classic_images[crop.path], rng))
             labels.append(design)
-        model.train()
-        loss = F.cross_entropy(model(to_tensor(batch)), torch.tensor(labels))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        if iteration % 200 == 199:
-            print(f"{iteration + 1:5d} loss {loss.item():.4f}; {check()}", flush=True)
-    print(f"after: {check()}", flush=True)
-    model.eval()
+        return to_tensor(batch), torch.tensor(labels)
+
+    model = fit_two_way(draw, iterations=args.iterations, lr=args.lr, every=200, report=check)
+    print(f"after: {check(model)}", flush=True)
     export_reader(model, args.out)
 
 

@@ -108,11 +108,16 @@ def make_crop(image: np.ndarray, sample: Sample, rng: np.random.Generator, *,
     crop = crop_tile(image, corners)
     if train:
         if rng.random() < small_chance:
-            factor = rng.uniform(smallest, 0.8)
-            small = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-            crop = cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
+            crop = seen_further_off(crop, rng.uniform(smallest, 0.8))
         crop = photometric(crop, rng, hue_shift=False, glare_strength=35.0, blur_max=1.0)
     return crop, int(flipped)
+
+
+def seen_further_off(crop: np.ndarray, factor: float) -> np.ndarray:
+    """The crop shrunk to ``factor`` of its size and blown up again to its own: the tile as
+    a photo taken further away shows it."""
+    small = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def small_crop(cached: SmallCrops, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:

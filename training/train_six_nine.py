@@ -23,14 +23,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from companion.vision.classes import TILE_CLASSES
 from training.augment import photometric
 from training.classic import as_crop, classic_crops, jittered_crop
 from training.dataset import load_split
-from training.networks import TwoWayReader, set_cosine_learning_rate
+from training.networks import fit_two_way
 from training.train_reader import export_reader, make_crop, real_samples, to_tensor
 
 
@@ -95,10 +94,7 @@ def main() -> None:
     held_out_crops, held_out_figures = current_figures(held_out, held_out_images, rng)
     print(f"{len(train)} classic crops of 6s and 9s to learn, {len(valid)} to check; "
           f"{len(current)} current-design tiles, {len(held_out)} to check", flush=True)
-    model = TwoWayReader()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    for iteration in range(args.iterations):
-        set_cosine_learning_rate(optimiser, args.lr, iteration, args.iterations)
+    def draw() -> tuple[torch.Tensor, torch.Tensor]:
         batch, labels = [], []
         for _ in range(args.batch):
             if rng.random() < args.current_share:
@@ -115,16 +111,12 @@ def main() -> None:
                 image = np.ascontiguousarray(image[::-1, ::-1])
             batch.append(image)
             labels.append(figure(crop.number, turned))
-        model.train()
-        loss = F.cross_entropy(model(to_tensor(batch)), torch.tensor(labels))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        if iteration % 100 == 99:
-            print(f"{iteration + 1:5d} loss {loss.item():.4f}; validation: "
-                  f"classic {read_right(model, valid_crops, valid_figures)}, current "
-                  f"{read_right(model, held_out_crops, held_out_figures)}", flush=True)
-    model.eval()
+        return to_tensor(batch), torch.tensor(labels)
+
+    model = fit_two_way(
+        draw, iterations=args.iterations, lr=args.lr, every=100,
+        report=lambda model: (f"validation: classic {read_right(model, valid_crops, valid_figures)}"
+                              f", current {read_right(model, held_out_crops, held_out_figures)}"))
     export_reader(model, args.out)
 
 
