@@ -67,7 +67,7 @@ RULES: dict[str, tuple[str, list[Patch]]] = {
                         [(rack_rows, "LONE_TIER_APART", 1e9)]),
     "RACK_LENGTH": ("the rack and its tiers within one rack's length",
                     [(rack_rows, "RACK_LENGTH", 1e9)]),
-    "TIERS=3": ("six rows stacked, not three", [(rack_rows, "TIERS", 3)]),
+    "TIERS=3": ("up to six rows stacked (a spread), not three", [(rack_rows, "TIERS", 3)]),
     "ROW_HEIGHTS": ("a row's neighbours alike tall", [(rack_rows, "ROW_HEIGHTS", (0.0, 1e9))]),
     "ABOVE/BELOW_HEIGHTS": ("a tier's tiles alike tall as the row it stands by",
                             [(rack_rows, "ABOVE_HEIGHTS", (0.0, 1e9)),
