@@ -31,6 +31,9 @@ CLASSIC_DETECTOR_FILE = MODELS / "detector-classic.onnx"
 # A classic 6 or 9 cut with its top the rack's up: is its figure, as it stands, a 6 or a 9
 # (figures.read_by_figure; training/train_six_nine.py)?
 SIX_NINE_CLASSIC_FILE = MODELS / "six-nine-classic.onnx"
+# Is the tile on a crop of the classic design or the current one (designs.py;
+# training/train_design.py)?
+DESIGN_FILE = MODELS / "design.onnx"
 # the networks the photo in hand is read with (each thread and task its own): READER_FILE and
 # DETECTOR_FILE unless ``reading_with`` says otherwise
 _reader: ContextVar[Path | None] = ContextVar("reader", default=None)
@@ -106,6 +109,12 @@ def figure_nine(crops: np.ndarray) -> np.ndarray:
     """For N BGR crops (N, 64, 48, 3) of classic 6s and 9s cut upright: P(the figure is a 9)."""
     blob = np.ascontiguousarray((crops.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
     return _softmax(run(SIX_NINE_CLASSIC_FILE, blob))[:, 1]
+
+
+def classic_design(crops: np.ndarray) -> np.ndarray:
+    """For N BGR crops (N, 64, 48, 3) cut as the reader's: P(the tile is of the classic design)."""
+    blob = np.ascontiguousarray((crops.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
+    return _softmax(run(DESIGN_FILE, blob))[:, 1]
 
 
 def detect_masks(letterboxed: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from companion.vision.crops import (
     upright_corners,
 )
 from companion.vision.decode import DecodedPhoto, decode_for_reading
+from companion.vision.designs import as_the_classic_pass_may
 from companion.vision.detect import Detection, FoundTile, detect
 from companion.vision.doubts import (
     LOW_CONFIDENCE,
@@ -191,7 +192,9 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
     shipped reader, and, when it reads the photo poorly or refuses it, again with the classic
     design's (``networks.reading_classic``). A photo's tiles are all of one design: the
     reading whose median tile is read surer by DESIGN_MARGIN is kept (``ReadFound.classic``
-    says which). PhotoError when neither reads it (the shipped reader's refusal)."""
+    says which), the classic pass's sure only of what the shipped reader read alike when the
+    tiles are of the current design (``designs``). PhotoError when neither reads it (the
+    shipped reader's refusal)."""
     if isinstance(photo, np.ndarray):
         photo = DecodedPhoto.of_image(photo)
     try:
@@ -207,13 +210,13 @@ def find_and_read(photo: DecodedPhoto | np.ndarray, *, upright: bool = False) ->
         second = _read_as_classic(photo, upright=upright)
         if second is None:
             raise
-        return second
+        return as_the_classic_pass_may(second, None, photo)
     median = float(np.median(first.confidence))
     if median >= SECOND_DESIGN:
         return first
     second = _read_as_classic(photo, upright=upright)
     if second is not None and float(np.median(second.confidence)) >= median + DESIGN_MARGIN:
-        return second
+        return as_the_classic_pass_may(second, first, photo)
     return first
 
 
