@@ -24,9 +24,11 @@ the tiles of the ``valid/`` photos, as cut and shrunk to a third.
     /work/trainenv/bin/python -m training.train_design --classic-renders /tmp/syn-classic \\
         --current-renders /tmp/syn-hardset --current-renders /tmp/syn-shadows --out /tmp/design.onnx
 
-Measured on 2026-12-07 as a veto on the classic pass and not shipped: it tells the designs
-apart, but the classic pass also reads small and blurred current photos better
-(docs/vision-history.md, "2026-12-07 (fourth session…)").
+Shipped as ``companion/vision/models/design.onnx`` (the command above with
+``--out companion/vision/models/design.onnx``; a rerun gave the same bytes): it decides what
+the classic pass's reading may claim of current tiles (``companion/vision/designs.py``). As
+a veto on the classic pass it read small and blurred current photos worse and was not used
+so (docs/vision-history.md, "2026-12-07 (fourth session…)").
 """
 
 from __future__ import annotations
