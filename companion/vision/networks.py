@@ -107,14 +107,18 @@ def reading_classic(classic: bool = True) -> contextlib.AbstractContextManager[N
 
 def figure_nine(crops: np.ndarray) -> np.ndarray:
     """For N BGR crops (N, 64, 48, 3) of classic 6s and 9s cut upright: P(the figure is a 9)."""
-    blob = np.ascontiguousarray((crops.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
-    return _softmax(run(SIX_NINE_CLASSIC_FILE, blob))[:, 1]
+    return _second_of_two(SIX_NINE_CLASSIC_FILE, crops)
 
 
 def classic_design(crops: np.ndarray) -> np.ndarray:
     """For N BGR crops (N, 64, 48, 3) cut as the reader's: P(the tile is of the classic design)."""
+    return _second_of_two(DESIGN_FILE, crops)
+
+
+def _second_of_two(path: Path, crops: np.ndarray) -> np.ndarray:
+    """A two-way network's (training.networks.TwoWayReader) P(its second answer) per crop."""
     blob = np.ascontiguousarray((crops.astype(np.float32) / 255.0).transpose(0, 3, 1, 2))
-    return _softmax(run(DESIGN_FILE, blob))[:, 1]
+    return _softmax(run(path, blob))[:, 1]
 
 
 def detect_masks(letterboxed: np.ndarray) -> np.ndarray:
