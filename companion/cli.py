@@ -22,6 +22,8 @@ from companion.core.tiles import ImpossibleTilesError, NotationError, Tile
 if TYPE_CHECKING:
     from flask import Flask
 
+    from companion.vision.reading import ReadTile
+
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 PRESET_OPTION = click.option(
     "--preset", default="pressman", show_default=True,
@@ -51,6 +53,27 @@ class BadInput(click.ClickException):
 def read_argument(text: str) -> str:
     """``-`` means standard input."""
     return sys.stdin.read() if text == "-" else text
+
+
+def say_unsure(tiles: Sequence[tuple[str, ReadTile]]) -> None:
+    """The unsure tiles, each named by its place: how sure the reader was of each, and the
+    tiles a rule holds unsure under one line for each rule's reason (``ReadTile.doubt``). A
+    photo read unsurely as a whole is said once."""
+    from companion.vision.reading import PHOTO_READ_POORLY, WHOLE_PHOTO_DOUBTS
+
+    if any(read.doubt == PHOTO_READ_POORLY for _, read in tiles):
+        click.echo("Most tiles were read unsurely (a shaken phone?): check every tile against "
+                   "the photo, or take it again.")
+    by_reason: dict[str, list[str]] = {}
+    for place, read in tiles:
+        if not read.low_confidence:
+            continue
+        if read.doubt and read.doubt not in WHOLE_PHOTO_DOUBTS:
+            by_reason.setdefault(read.unsure_words(), []).append(f"{place} read as {read.tile}")
+        else:
+            click.echo(f"Unsure: {place} read as {read.tile} ({read.unsure_words()}).")
+    for reason, places in by_reason.items():
+        click.echo(f"Unsure, {reason}: {'; '.join(places)}.")
 
 
 def emit_json(data: Any) -> None:
@@ -209,12 +232,9 @@ def read_photo(preset: str, as_json: bool, annotate_to: str | None, image: str) 
             for number, meld in enumerate(reading.table, start=1):
                 click.echo(f"Set {number}: {' '.join(str(tile) for tile in meld)}")
             click.echo(f"Table: NOT LEGAL: {reading.error}.")
-        for set_number, indexes in enumerate(reading.sets, start=1):
-            for tile_number, index in enumerate(indexes, start=1):
-                read = reading.tiles[index]
-                if read.low_confidence:
-                    click.echo(f"Unsure: set {set_number}, tile {tile_number} read as "
-                               f"{read.tile} ({read.confidence:.0%} sure).")
+        say_unsure([(f"set {set_number}, tile {tile_number}", reading.tiles[index])
+                    for set_number, indexes in enumerate(reading.sets, start=1)
+                    for tile_number, index in enumerate(indexes, start=1)])
     legal = reading.verdict is not None and reading.verdict.legal
     sys.exit(EXIT_LEGAL if legal else EXIT_ILLEGAL)
 
@@ -274,9 +294,7 @@ def read_rack(preset: str, as_json: bool, annotate_to: str | None, image: str) -
     if not reading.seen_whole:
         click.echo("Not sure the whole rack was read: check every tile against the photo, or "
                    "retake it from the front with the whole rack upright in the frame.")
-    for number, read in enumerate(reading.tiles, start=1):
-        if read.low_confidence:
-            click.echo(f"Unsure: tile {number} read as {read.tile} ({read.confidence:.0%} sure).")
+    say_unsure([(f"tile {number}", read) for number, read in enumerate(reading.tiles, start=1)])
 
 
 @main.command()

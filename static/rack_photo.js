@@ -49,8 +49,12 @@
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = item.tile.tile + "?";
-      button.title = say("photo_unsure_tile", { position: item.index + 1,
-        percent: Math.round(item.tile.confidence * 100) + "%" });
+      // a tile a rule holds unsure says the rule's reason: its percentage is the rule's cap
+      const reason = item.tile.doubt && say("photo_doubt_" + item.tile.doubt);
+      button.title = reason && reason !== "photo_doubt_" + item.tile.doubt
+        ? say("photo_doubted_tile", { position: item.index + 1, reason: reason })
+        : say("photo_unsure_tile", { position: item.index + 1,
+          percent: Math.round(item.tile.confidence * 100) + "%" });
       button.addEventListener("click", function () {
         const span = tokenSpans(field.value)[item.index];
         field.focus();

@@ -16,7 +16,6 @@ softened, 99.53% → 93.36% of tiles found (docs/vision-history.md, 2026-12-07).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -25,6 +24,7 @@ import numpy as np
 from companion.vision.crops import crop_tile
 from companion.vision.doubts import LOW_CONFIDENCE
 from companion.vision.networks import classic_design
+from companion.vision.reading import OTHER_DESIGN
 
 if TYPE_CHECKING:  # the pipeline asks this module about the classic pass's reading
     from companion.vision.decode import DecodedPhoto
@@ -54,7 +54,7 @@ def as_the_classic_pass_may(classic: ReadFound, shipped: ReadFound | None,
     for index, corners in enumerate(classic.corners):
         if _read_otherwise(shipped, np.asarray(corners).mean(axis=0), int(classic.best[index])):
             confidence[index] = min(confidence[index], DOUBTED)
-    return replace(classic, confidence=confidence)
+    return classic.held(confidence, OTHER_DESIGN)
 
 
 def _read_otherwise(shipped: ReadFound | None, centre: np.ndarray, tile: int) -> bool:

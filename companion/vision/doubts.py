@@ -55,6 +55,14 @@ DOUBLED_AREA = 1.9
 DOUBLED_LONG = 1.8
 
 
+def noting(doubts: list[str], before: np.ndarray, after: np.ndarray, why: str) -> np.ndarray:
+    """``after`` (a rule's confidences), ``why`` written in ``doubts`` for each tile the rule
+    took from sure in ``before`` to unsure (the first rule's code kept)."""
+    for index in np.flatnonzero((before >= LOW_CONFIDENCE) & (after < LOW_CONFIDENCE)):
+        doubts[index] = doubts[index] or why
+    return after
+
+
 def turned_numbers_doubted(confidence: np.ndarray, best: np.ndarray,
                             corners: list[np.ndarray], image: np.ndarray, factor: int,
                             shade: LightMap) -> np.ndarray:

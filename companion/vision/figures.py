@@ -22,7 +22,7 @@ from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import crop_tile, top_towards
 from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.networks import figure_nine
-from companion.vision.reading import ReadTile
+from companion.vision.reading import FIGURE_SAYS_OTHER, ReadTile
 
 if TYPE_CHECKING:  # the pipeline reads a table's 6s and 9s by their figure through this module
     from companion.vision.decode import DecodedPhoto
@@ -80,6 +80,7 @@ def as_the_other(tile: ReadTile, figure_sure: float) -> ReadTile:
     reader of its figure (the percentage a player is shown)."""
     other = SIX_NINE_SWAPPED[tile.tile]
     return replace(tile, tile=other, confidence=tile.confidence * figure_sure,
-                   low_confidence=True, alternatives=(tile.tile, *(
+                   low_confidence=True, doubt=tile.doubt or FIGURE_SAYS_OTHER,
+                   alternatives=(tile.tile, *(
                        alternative for alternative in tile.alternatives
                        if alternative not in (tile.tile, other))))

@@ -26,6 +26,7 @@ from companion.vision.doubts import (
     LOW_CONFIDENCE,
     doubled,
     held_at_doubted,
+    noting,
     turned_against_neighbours_doubted,
     turned_numbers_doubted,
     washed_out_doubted,
@@ -54,7 +55,15 @@ from companion.vision.quality import (
     poor_reading,
     shrunk,
 )
-from companion.vision.reading import PhotoReading, ReadTile
+from companion.vision.reading import (
+    PHOTO_READ_POORLY,
+    SHADED_SIX_OR_NINE,
+    TURNED_FROM_NEIGHBOURS,
+    TWO_IN_ONE_BOX,
+    WASHED_OUT,
+    PhotoReading,
+    ReadTile,
+)
 from companion.vision.refine import (
     Kept,
     read_batched,
@@ -112,6 +121,9 @@ class ReadFound:
     # without): a rack's bar is looked for with it divided out
     shade: LightMap | None = None
     classic: bool = False  # read with the classic design's reader (find_and_read)
+    # per tile, why a rule holds it unsure though the reader was sure ("" for none;
+    # doubts.DOUBTS): kept only while the tile stays unsure
+    doubts: tuple[str, ...] = ()
 
     def prepared(self, image: np.ndarray) -> np.ndarray:
         """A decode of the photo (any size) lit as its tiles were read."""
@@ -120,11 +132,20 @@ class ReadFound:
     def tile(self, index: int) -> ReadTile:
         """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
         confidence = float(self.confidence[index])
+        unsure = confidence < LOW_CONFIDENCE
         return ReadTile(
             tile=TILE_CLASSES[int(self.best[index])], confidence=confidence,
             outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
-            set_index=-1, low_confidence=confidence < LOW_CONFIDENCE,
-            alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]))
+            set_index=-1, low_confidence=unsure,
+            alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]),
+            doubt=self.doubts[index] if unsure and self.doubts else "")
+
+    def held(self, confidence: np.ndarray, why: str) -> ReadFound:
+        """This reading with a rule's ``confidence``: ``why`` noted for each tile the rule
+        holds unsure that was sure."""
+        doubts = list(self.doubts or [""] * len(self.found))
+        return replace(self, confidence=noting(doubts, self.confidence, confidence, why),
+                       doubts=tuple(doubts))
 
 
 def crop_factor_for(decoded_factor: int, narrow: float) -> int:
@@ -328,16 +349,20 @@ def found_and_read_with_one_reader(photo: DecodedPhoto, *, upright: bool = False
         corners = [c[[2, 3, 0, 1]] if turned > 0.5 else c
                    for c, turned in zip(corners, upside_down)]
     confidence = probabilities[np.arange(len(found)), best]
+    doubts = [""] * len(found)
     if shade is not None:
-        confidence = turned_numbers_doubted(confidence, best, corners, image,
-                                             photo.factor, shade)
+        confidence = noting(doubts, confidence, turned_numbers_doubted(
+            confidence, best, corners, image, photo.factor, shade), SHADED_SIX_OR_NINE)
     if not upright:
-        confidence = washed_out_doubted(confidence, corners, source, crop_factor)
-        confidence = held_at_doubted(confidence, doubled(found, confidence))
+        confidence = noting(doubts, confidence, washed_out_doubted(
+            confidence, corners, source, crop_factor), WASHED_OUT)
+        confidence = noting(doubts, confidence, held_at_doubted(
+            confidence, doubled(found, confidence)), TWO_IN_ONE_BOX)
     check_tile_size(confidence, np.array([tile.short_side for tile in found]),
                     threshold=LOW_CONFIDENCE)
     ranking = np.argsort(-probabilities, axis=1)
-    return ReadFound(found, corners, best, confidence, ranking, gain, light, shade)
+    return ReadFound(found, corners, best, confidence, ranking, gain, light, shade,
+                     doubts=tuple(doubts))
 
 
 def _balanced(photo: DecodedPhoto, image: np.ndarray, gain: float, read: _FirstReading,
@@ -473,8 +498,8 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     heights = np.array([tile.long_side for tile in found])
     sets = group_into_sets(centres, ups, widths, heights)
     set_of = {index: number for number, meld in enumerate(sets) for index in meld}
-    read = replace(read, confidence=turned_against_neighbours_doubted(
-        read.confidence, read.best, centres, ups, heights))
+    read = read.held(turned_against_neighbours_doubted(
+        read.confidence, read.best, centres, ups, heights), TURNED_FROM_NEIGHBOURS)
     figure_other = read_in_sets_by_figure(photo, read, sets, ups)
 
     # a table read poorly as a whole: not even its surest tiles are trusted (_poorly_read)
@@ -483,7 +508,9 @@ def read_decoded(photo: DecodedPhoto, *, preset: Preset = PRESSMAN) -> PhotoRead
     for i in range(len(found)):
         tile = as_the_other(read.tile(i), figure_other[i]) if i in figure_other else read.tile(i)
         placed.append(replace(tile, set_index=set_of[i],
-                              low_confidence=tile.low_confidence or poorly_read))
+                              low_confidence=tile.low_confidence or poorly_read,
+                              doubt=tile.doubt or (PHOTO_READ_POORLY if poorly_read and
+                                                   not tile.low_confidence else "")))
     # number the tiles in set order, so tile indexes read like the table
     order = [i for meld in sets for i in meld]
     renumber = {old: new for new, old in enumerate(order)}

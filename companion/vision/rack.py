@@ -53,7 +53,10 @@ from companion.core.scoring import rack_value
 from companion.vision.crops import canonical_corners, crop_tile, top_towards
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import WORK_SIZE, FoundTile, detect_at
-from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
+from companion.vision.doubts import (
+    ONE_WAY_UP,
+    SIX_OR_NINE,
+)
 from companion.vision.errors import PhotoError
 from companion.vision.figures import as_the_other, read_by_figure
 from companion.vision.networks import NO_TILE, read_crops, reading_classic
@@ -61,7 +64,12 @@ from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
 from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack
-from companion.vision.reading import RackReading
+from companion.vision.reading import (
+    PHOTO_READ_POORLY,
+    RACK_NOT_WHOLE,
+    TURNED_FROM_THE_RACK,
+    RackReading,
+)
 
 NO_TILES = ("no tiles found on a rack: photograph the rack from the front, close enough that "
             "the tiles fill most of the photo's width, in good light")
@@ -114,7 +122,9 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
         with contextlib.suppress(PhotoError):
             read, rack = with_shaded, find_rack(with_shaded)
     seen_whole = shaded is None and _seen_whole(image, scale, read, rack, around)
-    doubt_all = not seen_whole or float(min(read.confidence[list(rack.on_rack)])) < POOR_READING
+    # every tile checked: the rack maybe not read whole, or its tiles read poorly as a whole
+    doubt_all = (RACK_NOT_WHOLE if not seen_whole else PHOTO_READ_POORLY
+                 if float(min(read.confidence[list(rack.on_rack)])) < POOR_READING else "")
     turned_round = _six_or_nine_turned_round(read, rack)
     figure_other = read_by_figure(image, scale, read, list(rack.on_rack), rack.tiles.ups,
                                   rack.tiles.up)
@@ -124,9 +134,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
             tile = read.tile(index)
             if index in figure_other:
                 tile = as_the_other(tile, figure_other[index])
+            why = "" if tile.low_confidence else (
+                TURNED_FROM_THE_RACK if index in turned_round else doubt_all)
             placed.append(replace(
                 tile, set_index=row_number, outline=rack.tiles.outline_upright(index),
-                low_confidence=tile.low_confidence or doubt_all or index in turned_round))
+                low_confidence=tile.low_confidence or bool(why), doubt=tile.doubt or why))
     ignored = tuple(read.tile(index).outline for index in range(len(read.found))
                     if index not in rack.on_rack)
     held = tuple(tile.tile for tile in placed)
@@ -151,12 +163,15 @@ def _turned_to_the_rack(image: np.ndarray, scale: float, read: ReadFound) -> Rea
         probabilities, _, no_tile = read_crops(crops)
     corners, best = list(read.corners), read.best.copy()
     confidence, ranking = read.confidence.copy(), read.ranking.copy()
+    doubts = list(read.doubts or [""] * len(read.found))
     for k, index in enumerate(across):
         if probabilities[k].max() > confidence[index] and no_tile[k] < NO_TILE:
             corners[index], best[index] = turned[k], probabilities[k].argmax()
             confidence[index] = probabilities[k].max()
             ranking[index] = np.argsort(-probabilities[k])
-    return replace(read, corners=corners, best=best, confidence=confidence, ranking=ranking)
+            doubts[index] = ""  # read again: the rule's doubt was of the first reading
+    return replace(read, corners=corners, best=best, confidence=confidence, ranking=ranking,
+                   doubts=tuple(doubts))
 
 
 def _ways_up(read: ReadFound, rack: RackRows) -> tuple[dict[int, bool], list[int]]:
@@ -327,7 +342,8 @@ def _with_tiles(read: ReadFound, found: list[FoundTile], probabilities: np.ndarr
     return replace(read, found=[*read.found, *found], corners=[*read.corners, *corners],
                    best=np.concatenate([read.best, probabilities.argmax(axis=1)]),
                    confidence=np.concatenate([read.confidence, probabilities.max(axis=1)]),
-                   ranking=np.concatenate([read.ranking, np.argsort(-probabilities, axis=1)]))
+                   ranking=np.concatenate([read.ranking, np.argsort(-probabilities, axis=1)]),
+                   doubts=(*(read.doubts or [""] * len(read.found)), *[""] * len(found)))
 
 
 def _reads_a_tile(crops: list[np.ndarray], classic: bool) -> bool:

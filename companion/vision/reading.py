@@ -10,6 +10,34 @@ from companion.core.melds import TableVerdict, check_meld, check_table
 from companion.core.presets import PRESSMAN, Preset
 from companion.core.tiles import ImpossibleTilesError, Table, Tile
 
+# Why a tile is held unsure though the reader was sure of it (``ReadTile.doubt``): one code a
+# rule (``doubts`` and the rack step apply them), said in English here (the CLI, the API's
+# "doubt"), in the page's language by the web layer (``web.tool_text.DOUBT_MESSAGES``). A tile
+# the reader itself was unsure of has no code: its percentage says it.
+SHADED_SIX_OR_NINE = "six_or_nine_in_shade"
+TURNED_FROM_NEIGHBOURS = "turned_from_its_neighbours"
+WASHED_OUT = "washed_out"
+TWO_IN_ONE_BOX = "two_tiles_in_one_box"
+OTHER_DESIGN = "other_design"
+FIGURE_SAYS_OTHER = "figure_reads_the_other"
+PHOTO_READ_POORLY = "photo_read_poorly"
+RACK_NOT_WHOLE = "rack_not_seen_whole"
+TURNED_FROM_THE_RACK = "turned_from_the_rack"
+DOUBTS: dict[str, str] = {
+    SHADED_SIX_OR_NINE: "a 6 or a 9 in a shadow, where which way up it lies is hard to see",
+    TURNED_FROM_NEIGHBOURS: "a small 6 or 9 read the other way up from the tiles beside it",
+    WASHED_OUT: "its face is washed out by glare",
+    TWO_IN_ONE_BOX: "it may be two tiles side by side, read as one",
+    OTHER_DESIGN: "read as a classic tile, though the tiles look like the current design",
+    FIGURE_SAYS_OTHER: "its figure reads as the other of 6 and 9",
+    PHOTO_READ_POORLY: "most tiles in this photo were read unsurely (blur?), so every tile is "
+                       "checked",
+    RACK_NOT_WHOLE: "the whole rack may not have been read, so every tile is checked",
+    TURNED_FROM_THE_RACK: "a 6 or a 9 the other way up from the rack's tiles",
+}
+# the codes that hold every tile of a photo: said once for the photo, not tile by tile
+WHOLE_PHOTO_DOUBTS = frozenset({PHOTO_READ_POORLY, RACK_NOT_WHOLE})
+
 
 @dataclass(frozen=True, slots=True)
 class ReadTile:
@@ -26,6 +54,9 @@ class ReadTile:
     low_confidence: bool
     # the reader's next likeliest readings, likeliest first (empty when not kept)
     alternatives: tuple[Tile, ...] = ()
+    # why the tile is unsure though the reader was sure of it: a code of DOUBTS ("" when
+    # the reader itself was unsure, or the tile is sure)
+    doubt: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,7 +65,15 @@ class ReadTile:
             "outline": [[x, y] for x, y in self.outline],
             "set": self.set_index,
             "low_confidence": self.low_confidence,
+            "doubt": self.doubt or None,
         }
+
+    def unsure_words(self) -> str:
+        """How sure the reader was of an unsure tile, or, when a rule of its own holds it
+        unsure, that rule's reason (the percentage is then the rule's cap, not the reader's)."""
+        if self.doubt and self.doubt not in WHOLE_PHOTO_DOUBTS:
+            return DOUBTS[self.doubt]
+        return f"{self.confidence:.0%} sure"
 
 
 @dataclass(frozen=True, slots=True)

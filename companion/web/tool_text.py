@@ -129,6 +129,26 @@ PHOTO_MESSAGES: dict[str, str] = {
 """One message per ``PhotoError.code`` (English pages keep the reader's own, more detailed
 sentence)."""
 
+DOUBT_MESSAGES: dict[str, str] = {
+    "six_or_nine_in_shade": _("a 6 or a 9 in a shadow, where which way up it lies is hard to "
+                              "see"),
+    "turned_from_its_neighbours": _("a small 6 or 9 read the other way up from the tiles "
+                                    "beside it"),
+    "washed_out": _("its face is washed out by glare"),
+    "two_tiles_in_one_box": _("it may be two tiles side by side, read as one"),
+    "other_design": _("read as a classic tile, though the tiles look like the current design"),
+    "figure_reads_the_other": _("its figure reads as the other of 6 and 9"),
+    "turned_from_the_rack": _("a 6 or a 9 the other way up from the rack's tiles"),
+}
+"""Why a tile is unsure though the reader was sure of it, one message per ``ReadTile.doubt``
+said of the tile itself (``reading.DOUBTS``; the photo-wide ones are said once, by the
+page)."""
+
+
+def doubt_text(doubt: str) -> str | None:
+    """A tile's own doubt in the page's language; None for none, or a photo-wide one."""
+    return gettext(DOUBT_MESSAGES[doubt]) if doubt in DOUBT_MESSAGES else None
+
 
 def _code(token: object) -> Markup:
     return Markup("<code>%s</code>") % (token,)

@@ -146,3 +146,30 @@ def test_a_rack_read_in_part_says_so_beside_the_rack_field(page, tmp_path) -> No
     assert "Not sure the whole rack was read" in status.inner_text()
     assert page.get_by_label("Bob rack").input_value().split()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_rack_tile_a_rule_holds_unsure_says_why_on_its_button(page, tmp_path) -> None:
+    """rummy4-93 shrunk to 60% and softened: the shipped reader refuses it, the classic pass
+    reads it, but the tiles are of the current design (``designs``), so every tile is held at
+    89%. Each tile's button says that reason, not the 89%."""
+    import cv2
+    import numpy as np
+
+    from tests.vision.conftest import labelled_photo
+
+    data, _ = labelled_photo("rummy4-93_")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.GaussianBlur(cv2.resize(image, None, fx=0.6, fy=0.6,
+                                        interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+    photo = tmp_path / "rack.png"
+    cv2.imwrite(str(photo), image)
+
+    record_game_one_on_a_phone(page)
+
+    page.get_by_label("Photo of Bob's rack").set_input_files(str(photo))
+    line = page.locator(".player-line[data-player='Bob']")
+    line.locator(".rack-photo-status").filter(has_text="rack value").wait_for()
+    titles = line.locator(".rack-photo-unsure button").evaluate_all(
+        "buttons => buttons.map(button => button.title)")
+    assert titles and all("look like the current design" in title for title in titles)
+    assert not any("89" in title for title in titles)

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from companion.cli import main
 from companion.vision import PhotoError, read_rack
 from companion.vision.classes import TILE_CLASSES, tile_from_dataset_name
 from companion.vision.decode import DecodedPhoto
@@ -31,6 +34,7 @@ from companion.vision.pipeline import (
     find_and_read,
     found_and_read_with_one_reader,
 )
+from companion.vision.reading import OTHER_DESIGN
 from tests.vision.conftest import labelled_photo
 from tests.vision.test_classic_figure import CLASSIC_RACK
 
@@ -83,7 +87,8 @@ def test_a_current_tile_is_doubted_where_the_shipped_reader_read_it_otherwise() 
     assert doubted[others].tolist() == classic.confidence[others].tolist()
 
 
-def test_a_current_rack_the_shipped_reader_refuses_is_read_whole_and_unsure() -> None:
+def test_a_current_rack_the_shipped_reader_refuses_is_read_whole_and_unsure(tmp_path: Path
+                                                                          ) -> None:
     """rummy4-93 shrunk to 60% and softened (σ 1 px): the shipped reader refuses it for how
     its tiles read; the classic pass reads all 16 tiles right, 0.94 or surer. They are of the
     current design, which the shipped reader could not read: every tile is offered to be
@@ -99,3 +104,11 @@ def test_a_current_rack_the_shipped_reader_refuses_is_read_whole_and_unsure() ->
         == Counter(tile_from_dataset_name(name) for name, _ in labels)
     rack = read_rack(cv2.imencode(".png", photo.image)[1].tobytes())
     assert rack.tiles and all(tile.low_confidence for tile in rack.tiles)
+    # each says why: the 89% shown is the rule's cap, not how sure the classic reader was
+    assert {tile.doubt for tile in rack.tiles} == {OTHER_DESIGN}
+    assert rack.tiles[0].to_json()["doubt"] == OTHER_DESIGN
+    assert "current design" in rack.tiles[0].unsure_words()
+    picture = tmp_path / "rack.png"
+    cv2.imwrite(str(picture), photo.image)
+    said = CliRunner().invoke(main, ["read-rack", str(picture)]).output
+    assert said.count("look like the current design") == 1 and "89%" not in said

@@ -15,6 +15,7 @@ from companion.vision import read_image, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.light import LightMap
 from companion.vision.pipeline import find_and_read
+from companion.vision.reading import SHADED_SIX_OR_NINE
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.synthetic import SHADOWS, cast_shadow, random_table, render_table
 from training.synthetic_rack import random_rack, render_rack
@@ -101,6 +102,9 @@ def test_a_nine_in_the_shade_read_as_a_six_is_flagged() -> None:
     wrong = [tile for tile in reading.tiles if not truth[str(tile.tile)]]
     assert wrong and all(tile.low_confidence for tile in wrong)
     assert any(str(tile.tile) in ("O6", "O9") for tile in reading.tiles)
+    # the user is told why (the percentage shown is the rule's cap, not the reader's 0.98)
+    assert {tile.doubt for tile in wrong} == {SHADED_SIX_OR_NINE}
+    assert "in a shadow" in wrong[0].unsure_words()
 
 
 def test_a_real_photo_with_a_shadow_across_two_tiles_is_read_tile_for_tile() -> None:

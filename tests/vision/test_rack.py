@@ -99,7 +99,7 @@ def test_json_has_the_documented_fields() -> None:
                            "seen_whole"}
     assert (answer["width"], answer["height"]) == (640, 640)
     first = answer["tiles"][0]
-    assert set(first) == {"tile", "confidence", "outline", "low_confidence", "row"}
+    assert set(first) == {"tile", "confidence", "outline", "low_confidence", "doubt", "row"}
     assert len(first["outline"]) == 4 and parse_tiles(first["tile"])
 
 

@@ -25,6 +25,12 @@ from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.pipeline import ReadFound, find_and_read
 from companion.vision.rack_rows import find_rack
+from companion.vision.reading import (
+    FIGURE_SAYS_OTHER,
+    RACK_NOT_WHOLE,
+    TURNED_FROM_NEIGHBOURS,
+    TURNED_FROM_THE_RACK,
+)
 from tests.fixtures import COMPOSED
 from tests.vision.conftest import jpeg_bytes, labelled_photo, shaken
 from tests.vision.test_rack_rows import assert_no_sure_rack, real_tiles
@@ -125,6 +131,9 @@ def test_a_tile_the_detector_missed_in_a_row_leaves_the_rack_unsure(
     reading = read_rack(data)
     assert len(reading.tiles) == len(whole.tiles) - 1
     assert not reading.seen_whole and all(tile.low_confidence for tile in reading.tiles)
+    # a tile the reader was sure of says why it is checked; once for the rack, not tile by tile
+    assert all(tile.doubt == RACK_NOT_WHOLE for tile in reading.tiles if tile.confidence >= 0.9)
+    assert all(tile.unsure_words().endswith("% sure") for tile in reading.tiles)
 
 
 def one_end_nearer(seed: int) -> tuple[bytes, Counter, list[np.ndarray]]:
@@ -195,6 +204,8 @@ def test_a_six_read_turned_round_from_the_rack_and_its_neighbours_is_unsure() ->
     for tile in reading.tiles:
         if tile.tile.number in (6, 9) and tile.tile not in truth:
             assert tile.low_confidence
+            assert tile.doubt in (TURNED_FROM_THE_RACK, TURNED_FROM_NEIGHBOURS,
+                                  FIGURE_SAYS_OTHER), tile
     assert Counter(reading.rack) == truth or not is_sure(reading)
 
 
@@ -213,6 +224,7 @@ def test_a_shaken_rack_photo_read_poorly_has_every_tile_unsure(name_start: str,
         return
     assert Counter(reading.rack) != Counter(tile_from_dataset_name(n) for n, _ in labels)
     assert all(tile.low_confidence for tile in reading.tiles)
+    assert all(tile.doubt for tile in reading.tiles if tile.confidence >= 0.9)
 
 
 def test_one_tile_on_a_rack_is_read_but_not_sure() -> None:

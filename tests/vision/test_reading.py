@@ -59,7 +59,8 @@ def test_the_json_answer_has_the_issue_shape(classic_reading):
     assert answer["legal"] is True
     assert len(answer["tiles"]) == 10
     for tile in answer["tiles"]:
-        assert set(tile) == {"tile", "confidence", "outline", "set", "low_confidence"}
+        assert set(tile) == {"tile", "confidence", "outline", "set", "low_confidence",
+                             "doubt"}
         Tile.parse(tile["tile"])
         assert 0.0 <= tile["confidence"] <= 1.0
         assert len(tile["outline"]) == 4

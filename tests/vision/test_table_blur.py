@@ -15,6 +15,7 @@ import pytest
 
 from companion.vision import PhotoError, read_photo
 from companion.vision.classes import tile_from_dataset_name
+from companion.vision.reading import PHOTO_READ_POORLY
 from tests.vision.conftest import labelled_photo, shaken
 
 # the photo, the length of its blur (px) and its direction in the benchmark (degrees)
@@ -34,6 +35,7 @@ def test_a_shaken_table_photo_read_poorly_has_every_tile_unsure(name_start: str,
     assert Counter(tile.tile for tile in reading.tiles) != truth  # read wrong...
     assert any(tile.confidence >= 0.9 for tile in reading.tiles)  # ...some tiles surely...
     assert all(tile.low_confidence for tile in reading.tiles)  # ...yet none shown as sure
+    assert {tile.doubt for tile in reading.tiles if tile.confidence >= 0.9} == {PHOTO_READ_POORLY}
 
 
 @pytest.mark.parametrize(("name_start", "length", "angle"), SHAKEN)

@@ -513,3 +513,36 @@ def test_a_corrected_reading_laid_wrongly_shows_how_its_tiles_could_be_laid(
     assert "These tiles can be laid as:" in page
     status, page = recheck(photo_client, first_reading, "R5 R6 R7\nK9 B9 O9")
     assert "These tiles can be laid as:" not in page and "cannot all be laid" not in page
+
+
+@pytest.mark.parametrize(("language", "reason"), [
+    ("en", "its face is washed out by glare"),
+    ("de", "seine Vorderseite ist vom Glanz überstrahlt")])
+def test_a_tile_a_rule_holds_unsure_says_why_in_the_pages_language(app: Flask, language: str,
+                                                                     reason: str) -> None:
+    """A tile read surely but washed out by glare (``doubts.washed_out_doubted``) is shown at
+    the rule's cap, 89%: the page says the rule's reason instead of that percentage. A tile
+    the reader itself was unsure of keeps its percentage."""
+    import numpy as np
+
+    from companion.core.presets import PRESSMAN
+    from companion.core.tiles import Tile
+    from companion.vision import PhotoReading, ReadTile
+    from companion.web.photos.carry import CarriedPhoto
+    from companion.web.photos.forms import PhotoUploadForm, RecheckForm
+    from companion.web.photos.views import render_page, unsure_tiles
+
+    box = ((10, 10), (60, 10), (60, 90), (10, 90))
+    tiles = (ReadTile(Tile.parse("K10"), 0.89, box, 0, True, doubt="washed_out"),
+             ReadTile(Tile.parse("K11"), 0.52, box, 0, True),
+             ReadTile(Tile.parse("K12"), 0.99, box, 0, False))
+    reading = PhotoReading(640, 480, tiles, ((0, 1, 2),), preset=PRESSMAN)
+    carried = CarriedPhoto.of(np.full((480, 640, 3), 180, np.uint8), reading)
+    with app.test_request_context("/photo", headers={"Accept-Language": language}):
+        page = render_page(PhotoUploadForm(formdata=None),
+                           recheck_form=RecheckForm(formdata=None, table="K10 K11 K12"),
+                           unsure=unsure_tiles(carried))
+    listed = page[page.index('id="unsure-tiles"'):]
+    listed = listed[:listed.index("</ul>")]
+    assert reason in listed and "89" not in listed
+    assert "52" in listed and "K12" not in listed

@@ -19,14 +19,15 @@ FLASK_FORM_FIELD_LIMIT = 500_000  # Flask's default MAX_FORM_MEMORY_SIZE
 
 
 def reading_of(width: int, height: int) -> PhotoReading:
-    """Three tiles side by side across the middle of a photo of this size, as one run."""
+    """Three tiles side by side across the middle of a photo of this size, as one run: one
+    sure, one the reader was unsure of, one a rule holds unsure (washed out by glare)."""
     tiles = tuple(
         ReadTile(tile=Tile.parse(label), confidence=confidence, set_index=0,
-                 low_confidence=confidence < 0.5,
+                 low_confidence=confidence < 0.5 or bool(doubt), doubt=doubt,
                  outline=((left, height // 3), (left + width // 4, height // 3),
                           (left + width // 4, 2 * height // 3), (left, 2 * height // 3)))
-        for label, confidence, left in (("R5", 0.99, 0), ("R6", 0.4, width // 3),
-                                        ("R7", 0.9, 2 * width // 3)))
+        for label, confidence, left, doubt in (("R5", 0.99, 0, ""), ("R6", 0.4, width // 3, ""),
+                                               ("R7", 0.89, 2 * width // 3, "washed_out")))
     return PhotoReading(width=width, height=height, tiles=tiles, sets=((0, 1, 2),),
                         preset=PRESSMAN)
 
@@ -88,6 +89,10 @@ def tampered(change: str) -> tuple[str, str]:
         data["tiles"][0]["outline"][0] = [5000, 10]
     elif change == "not a tile":
         data["tiles"][0]["tile"] = "R14"
+    elif change == "a doubt no rule has":
+        data["tiles"][2]["doubt"] = "<b>trust me</b>"
+    elif change == "a doubt that is no string":
+        data["tiles"][2]["doubt"] = ["washed_out"]
     elif change == "a preview that is not base64":
         return reading_json, "not base64!"
     elif change == "a preview that is not an image":
@@ -101,7 +106,8 @@ def tampered(change: str) -> tuple[str, str]:
 @pytest.mark.parametrize("change", [
     "not json", "a tile in no set", "a tile naming another set", "an outline outside the photo",
     "not a tile", "a preview that is not base64", "a preview that is not an image",
-    "a preview cut short", "lists nested deeper than the parser recurses"])
+    "a preview cut short", "lists nested deeper than the parser recurses",
+    "a doubt no rule has", "a doubt that is no string"])
 def test_a_tampered_carried_photo_is_dropped_not_trusted(change: str) -> None:
     assert CarriedPhoto.from_fields(*tampered(change), preset=PRESSMAN) is None
 

@@ -28,6 +28,7 @@ from companion.core.tiles import (
     parse_rack,
     parse_table,
 )
+from companion.vision.reading import DOUBTS, WHOLE_PHOTO_DOUBTS
 from companion.web import tool_text
 from companion.web.languages import LANGUAGES, TRANSLATIONS
 from tests.fixtures import SAMPLE_PHOTO
@@ -247,6 +248,19 @@ def test_every_notation_code_is_raised_and_said_in_english_and_in_every_catalogu
         translations = catalogue(language)
         for message in (*tool_text.NOTATION_MESSAGES.values(),
                         *tool_text.IMPOSSIBLE_MESSAGES.values()):
+            assert_translated(translations, language, message)
+
+
+def test_each_tile_doubt_has_the_readers_words_in_every_language() -> None:
+    """The reasons a tile is unsure though read surely (``reading.DOUBTS``): those said of the
+    tile itself are on the pages word for word, translated; the photo-wide ones are said once,
+    by the page's own sentence."""
+    own = {code: words for code, words in DOUBTS.items() if code not in WHOLE_PHOTO_DOUBTS}
+    assert tool_text.DOUBT_MESSAGES == own
+    on_the_rack_control = "Tile {position}, {reason}: tap to select it in the rack field"
+    for language in TRANSLATED:
+        translations = catalogue(language)
+        for message in (*own.values(), on_the_rack_control):
             assert_translated(translations, language, message)
 
 

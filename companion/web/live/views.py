@@ -31,7 +31,7 @@ from companion.web.live.state import (
 from companion.web.models import ScoreSession
 from companion.web.scores.sheets import SheetView
 from companion.web.scores.words import ending_words
-from companion.web.tool_text import PHOTO_MESSAGES
+from companion.web.tool_text import DOUBT_MESSAGES, PHOTO_MESSAGES
 
 bp = Blueprint("live", __name__)
 
@@ -230,6 +230,9 @@ def script_texts() -> dict[str, str]:
         "photo_unsure": gettext("Not sure of:"),
         "photo_unsure_tile": gettext("Tile {position}, {percent} sure: tap to select it in the "
                                      "rack field"),
+        "photo_doubted_tile": gettext("Tile {position}, {reason}: tap to select it in the rack "
+                                      "field"),
+        **{f"photo_doubt_{code}": gettext(message) for code, message in DOUBT_MESSAGES.items()},
         "photo_reading": gettext("Reading the photo…"),
         "photo_not_read": gettext("Photo not read: {error}"),
         "photo_unreadable": gettext("the photo could not be read ({status})"),

@@ -20,6 +20,7 @@ from companion.core.tiles import NotationError, Table, Tile
 from companion.vision import PhotoError, PhotoReading, ReadTile, decode_image
 from companion.vision.decode import check_photo_bytes
 from companion.vision.preview import preview_of
+from companion.vision.reading import DOUBTS
 from companion.web.api import parse_json_text
 
 PREVIEW_LONGEST_SIDE = 1024
@@ -45,7 +46,8 @@ class CarriedPhoto:
             "width": reading.width, "height": reading.height,
             "tiles": [{"tile": str(read.tile), "confidence": round(read.confidence, 3),
                        "outline": [list(point) for point in read.outline],
-                       "set": read.set_index, "unsure": read.low_confidence}
+                       "set": read.set_index, "unsure": read.low_confidence,
+                       "doubt": read.doubt}
                       for read in reading.tiles],
             "sets": [list(indexes) for indexes in reading.sets],
         }
@@ -104,12 +106,15 @@ def _read_tile(item: Any, width: int, height: int) -> ReadTile:
         raise ValueError("a carried confidence runs 0–1")
     if not _is_int(set_index) or not isinstance(item["unsure"], bool):
         raise ValueError("a carried tile needs a set number and an unsure flag")
+    doubt = item.get("doubt", "")
+    if doubt and doubt not in DOUBTS:
+        raise ValueError("a carried doubt is one of the reader's")
     points = tuple((x, y) for x, y in outline)
     if len(points) < 3 or not all(_is_int(x) and _is_int(y) and 0 <= x <= width
                                   and 0 <= y <= height for x, y in points):
         raise ValueError("a carried outline is at least three points inside the photo")
     return ReadTile(tile=tile, confidence=float(confidence), outline=points,
-                    set_index=set_index, low_confidence=item["unsure"])
+                    set_index=set_index, low_confidence=item["unsure"], doubt=doubt)
 
 
 def _is_int(value: Any) -> bool:

@@ -24,7 +24,7 @@ from companion.core.tiles import ImpossibleTilesError, Table, Tile, format_table
 from companion.web.photos.forms import STEP_RECHECK, PhotoUploadForm, RecheckForm, size_words
 from companion.web.photos.keeping import SamplesRefused, sample_place, samples_folder
 from companion.web.photos.limits import PhotosBusy, photo_slot
-from companion.web.tool_text import impossible_tiles_html, photo_error_text
+from companion.web.tool_text import doubt_text, impossible_tiles_html, photo_error_text
 
 if TYPE_CHECKING:
     from companion.web.photos.carry import CarriedPhoto
@@ -45,6 +45,7 @@ class UnsureTile:
     tile_number: int
     tile: Tile
     confidence: float
+    doubt: str | None  # why a rule holds it unsure, in the page's language (tool_text)
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -194,7 +195,7 @@ def unsure_tiles(carried: CarriedPhoto) -> list[UnsureTile]:
     """The low-confidence tiles, numbered as they stand in the typed table (from 1)."""
     reading = carried.reading
     return [UnsureTile(set_number, tile_number, reading.tiles[index].tile,
-                       reading.tiles[index].confidence)
+                       reading.tiles[index].confidence, doubt_text(reading.tiles[index].doubt))
             for set_number, indexes in enumerate(reading.sets, start=1)
             for tile_number, index in enumerate(indexes, start=1)
             if reading.tiles[index].low_confidence]
