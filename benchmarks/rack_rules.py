@@ -31,7 +31,7 @@ import numpy as np
 from companion.vision import networks, rack_rows
 from companion.vision import rack as rack_step
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import ReadFound
+from companion.vision.found import ReadFound
 
 Patch = tuple[Any, str, Any]  # module (or class), attribute, the value it takes while off
 

@@ -28,7 +28,7 @@ from companion.vision.reading import OTHER_DESIGN
 
 if TYPE_CHECKING:  # the pipeline asks this module about the classic pass's reading
     from companion.vision.decode import DecodedPhoto
-    from companion.vision.pipeline import ReadFound
+    from companion.vision.found import ReadFound
 
 CLASSIC_PHOTO = 0.5  # the median tile's P(classic design) from which a photo is of classic tiles
 # how sure the classic pass may be of a current tile the shipped reader read otherwise: under

@@ -26,7 +26,7 @@ from companion.vision.reading import FIGURE_SAYS_OTHER, ReadTile
 
 if TYPE_CHECKING:  # the pipeline reads a table's 6s and 9s by their figure through this module
     from companion.vision.decode import DecodedPhoto
-    from companion.vision.pipeline import ReadFound
+    from companion.vision.found import ReadFound
 
 AGREEING_AT_LEAST = 2  # one-way-up tiles that must say which end is up
 

@@ -10,7 +10,6 @@ import cv2
 import numpy as np
 
 from companion.core.presets import PRESSMAN, Preset
-from companion.vision.classes import TILE_CLASSES
 from companion.vision.crops import (
     CROP_MARGIN,
     CROP_WIDTH,
@@ -33,6 +32,7 @@ from companion.vision.doubts import (
 )
 from companion.vision.errors import PhotoError
 from companion.vision.figures import as_the_other, read_in_sets_by_figure
+from companion.vision.found import ReadFound, prepared
 from companion.vision.layout import group_into_sets
 from companion.vision.light import (
     NEED_REACH,
@@ -62,7 +62,6 @@ from companion.vision.reading import (
     TWO_IN_ONE_BOX,
     WASHED_OUT,
     PhotoReading,
-    ReadTile,
 )
 from companion.vision.refine import (
     Kept,
@@ -86,7 +85,6 @@ SMALL_PHOTO = 400
 # at 45.3 the 12 MP photo of 54 tiles needs no half-size decode (−12% CPU) and `valid/` scaled
 # to 4000×3000 … 4600×4600 reads with the same recall, accuracy and misreads.
 CROP_SOURCE_WIDTH = CROP_WIDTH / CROP_MARGIN
-ALTERNATIVES = 5  # other readings kept per tile, for the rules' hint
 BESIDE_ROUNDS = 6  # a set's missed tiles are looked for beside its sure ones, outwards
 # With no tile found to measure, the tiles hidden by a shadow are taken to be this share of
 # the photo's long side tall (a 640 px photo's tiles are 40–60 px tall, a render's 6–9%).
@@ -102,50 +100,6 @@ SHADE_PROBE = 0.3
 SECOND_DESIGN = 0.9
 DESIGN_MARGIN = 0.1
 REFUSED_BY_THE_READING = frozenset({"too_blurred", "too_small", "too_dark", "no_tiles"})
-
-
-@dataclass(frozen=True, eq=False)
-class ReadFound:
-    """The found tiles, read: outlines as canonical corners turned the way the ink is up
-    (top-left, top-right, bottom-right, bottom-left), with the reader's best class and its
-    probability."""
-
-    found: list[FoundTile]
-    corners: list[np.ndarray]
-    best: np.ndarray
-    confidence: np.ndarray
-    ranking: np.ndarray  # per tile, class indexes from likeliest to least likely
-    gain: float  # how much the photo was brightened to be read (quality.exposure_gain)
-    light: LightMap | None = None  # the shadow divided out of it, if any (light.py)
-    # the shadow found across the tiles, divided out or not (the tiles may read as surely
-    # without): a rack's bar is looked for with it divided out
-    shade: LightMap | None = None
-    classic: bool = False  # read with the classic design's reader (find_and_read)
-    # per tile, why a rule holds it unsure though the reader was sure ("" for none;
-    # doubts.DOUBTS): kept only while the tile stays unsure
-    doubts: tuple[str, ...] = ()
-
-    def prepared(self, image: np.ndarray) -> np.ndarray:
-        """A decode of the photo (any size) lit as its tiles were read."""
-        return prepared(image, self.gain, self.light)
-
-    def tile(self, index: int) -> ReadTile:
-        """Tile ``index`` as a ReadTile of set (or rack row) -1 until it is placed."""
-        confidence = float(self.confidence[index])
-        unsure = confidence < LOW_CONFIDENCE
-        return ReadTile(
-            tile=TILE_CLASSES[int(self.best[index])], confidence=confidence,
-            outline=tuple((int(np.rint(x)), int(np.rint(y))) for x, y in self.corners[index]),
-            set_index=-1, low_confidence=unsure,
-            alternatives=tuple(TILE_CLASSES[int(c)] for c in self.ranking[index][1:1 + ALTERNATIVES]),
-            doubt=self.doubts[index] if unsure and self.doubts else "")
-
-    def held(self, confidence: np.ndarray, why: str) -> ReadFound:
-        """This reading with a rule's ``confidence``: ``why`` noted for each tile the rule
-        holds unsure that was sure."""
-        doubts = list(self.doubts or [""] * len(self.found))
-        return replace(self, confidence=noting(doubts, self.confidence, confidence, why),
-                       doubts=tuple(doubts))
 
 
 def crop_factor_for(decoded_factor: int, narrow: float) -> int:
@@ -471,13 +425,6 @@ def _found_and_read(photo: DecodedPhoto, image: np.ndarray, gain: float,
     probabilities, upside_down, no_tile = (read_batched if upright else read_unwashed)(crops)
     return _FirstReading(image, detection, found, corners, source, crop_factor, crops,
                          probabilities, upside_down, no_tile, corners_of)
-
-
-def prepared(image: np.ndarray, gain: float, light: LightMap | None) -> np.ndarray:
-    """A decode of the photo (any size) brightened by ``gain`` and with ``light`` divided out,
-    as the tiles were found and read in it."""
-    image = brightened(image, gain)
-    return image if light is None else light.applied(image)
 
 
 def read_image(image: np.ndarray, *, preset: Preset = PRESSMAN) -> PhotoReading:

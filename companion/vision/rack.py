@@ -59,8 +59,9 @@ from companion.vision.doubts import (
 )
 from companion.vision.errors import PhotoError
 from companion.vision.figures import as_the_other, read_by_figure
+from companion.vision.found import ReadFound
 from companion.vision.networks import NO_TILE, read_crops, reading_classic
-from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.pipeline import find_and_read
 from companion.vision.quality import POOR_READING
 from companion.vision.rack_bar import bar_under
 from companion.vision.rack_rows import LIKE_SIZED, RackRows, Tiles, find_rack

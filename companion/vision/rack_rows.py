@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.vision.crops import SQUARISH, top_towards
 from companion.vision.errors import PhotoError
-from companion.vision.pipeline import ReadFound
+from companion.vision.found import ReadFound
 
 NO_RACK = ("no rack found: no row of upright tiles was seen; photograph the rack from the "
            "front or a little from above, the tiles large and upright")

@@ -21,7 +21,8 @@ from companion.vision import PhotoError, read_photo, read_rack
 from companion.vision.classes import tile_from_dataset_name
 from companion.vision.crops import canonical_corners
 from companion.vision.detect import FoundTile
-from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.found import ReadFound
+from companion.vision.pipeline import find_and_read
 from companion.vision.rack_rows import find_rack
 from tests.vision.conftest import jpeg_bytes, labelled_photo
 from training.augment import ink_is_low

@@ -23,7 +23,8 @@ from companion.core.tiles import Tile
 from companion.vision import PhotoError, read_rack
 from companion.vision import rack as rack_module
 from companion.vision.classes import tile_from_dataset_name
-from companion.vision.pipeline import ReadFound, find_and_read
+from companion.vision.found import ReadFound
+from companion.vision.pipeline import find_and_read
 from companion.vision.rack_rows import find_rack
 from companion.vision.reading import (
     FIGURE_SAYS_OTHER,
