@@ -546,3 +546,30 @@ def test_a_tile_a_rule_holds_unsure_says_why_in_the_pages_language(app: Flask, l
     listed = listed[:listed.index("</ul>")]
     assert reason in listed and "89" not in listed
     assert "52" in listed and "K12" not in listed
+
+
+def test_a_reason_every_unsure_tile_shares_is_said_once(app: Flask) -> None:
+    """The classic pass's reading of current tiles holds every tile at 89% for one reason:
+    the list says it once, above the tiles, not beside each of them."""
+    import numpy as np
+
+    from companion.core.presets import PRESSMAN
+    from companion.core.tiles import Tile
+    from companion.vision import PhotoReading, ReadTile
+    from companion.web.photos.carry import CarriedPhoto
+    from companion.web.photos.forms import PhotoUploadForm, RecheckForm
+    from companion.web.photos.views import render_page, unsure_tiles
+
+    box = ((10, 10), (60, 10), (60, 90), (10, 90))
+    tiles = tuple(ReadTile(Tile.parse(label), 0.89, box, 0, True, doubt="other_design")
+                  for label in ("R5", "R6", "R7"))
+    reading = PhotoReading(640, 480, tiles, ((0, 1, 2),), preset=PRESSMAN)
+    carried = CarriedPhoto.of(np.full((480, 640, 3), 180, np.uint8), reading)
+    with app.test_request_context("/photo"):
+        page = render_page(PhotoUploadForm(formdata=None),
+                           recheck_form=RecheckForm(formdata=None, table="R5 R6 R7"),
+                           unsure=unsure_tiles(carried))
+    listed = page[page.index('id="unsure-tiles"'):]
+    listed = listed[:listed.index("</ul>")]
+    assert listed.count("look like the current design") == 1 and "89" not in listed
+    assert all(label in listed for label in ("R5", "R6", "R7"))
