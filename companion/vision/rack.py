@@ -53,10 +53,7 @@ from companion.core.scoring import rack_value
 from companion.vision.crops import canonical_corners, crop_tile, top_towards
 from companion.vision.decode import DecodedPhoto, decode_for_reading
 from companion.vision.detect import WORK_SIZE, FoundTile, detect_at
-from companion.vision.doubts import (
-    ONE_WAY_UP,
-    SIX_OR_NINE,
-)
+from companion.vision.doubts import ONE_WAY_UP, SIX_OR_NINE
 from companion.vision.errors import PhotoError
 from companion.vision.figures import as_the_other, read_by_figure
 from companion.vision.found import ReadFound
@@ -124,8 +121,11 @@ def read_rack_image(photo: DecodedPhoto | np.ndarray, *,
             read, rack = with_shaded, find_rack(with_shaded)
     seen_whole = shaded is None and _seen_whole(image, scale, read, rack, around)
     # every tile checked: the rack maybe not read whole, or its tiles read poorly as a whole
-    doubt_all = (RACK_NOT_WHOLE if not seen_whole else PHOTO_READ_POORLY
-                 if float(min(read.confidence[list(rack.on_rack)])) < POOR_READING else "")
+    doubt_all = ""
+    if not seen_whole:
+        doubt_all = RACK_NOT_WHOLE
+    elif float(min(read.confidence[list(rack.on_rack)])) < POOR_READING:
+        doubt_all = PHOTO_READ_POORLY
     turned_round = _six_or_nine_turned_round(read, rack)
     figure_other = read_by_figure(image, scale, read, list(rack.on_rack), rack.tiles.ups,
                                   rack.tiles.up)

@@ -93,6 +93,8 @@ def tampered(change: str) -> tuple[str, str]:
         data["tiles"][2]["doubt"] = "<b>trust me</b>"
     elif change == "a doubt that is no string":
         data["tiles"][2]["doubt"] = ["washed_out"]
+    elif change == "a doubt that is a number":
+        data["tiles"][2]["doubt"] = 0
     elif change == "a preview that is not base64":
         return reading_json, "not base64!"
     elif change == "a preview that is not an image":
@@ -107,7 +109,7 @@ def tampered(change: str) -> tuple[str, str]:
     "not json", "a tile in no set", "a tile naming another set", "an outline outside the photo",
     "not a tile", "a preview that is not base64", "a preview that is not an image",
     "a preview cut short", "lists nested deeper than the parser recurses",
-    "a doubt no rule has", "a doubt that is no string"])
+    "a doubt no rule has", "a doubt that is no string", "a doubt that is a number"])
 def test_a_tampered_carried_photo_is_dropped_not_trusted(change: str) -> None:
     assert CarriedPhoto.from_fields(*tampered(change), preset=PRESSMAN) is None
 

@@ -107,7 +107,7 @@ def _read_tile(item: Any, width: int, height: int) -> ReadTile:
     if not _is_int(set_index) or not isinstance(item["unsure"], bool):
         raise ValueError("a carried tile needs a set number and an unsure flag")
     doubt = item.get("doubt", "")
-    if doubt and doubt not in DOUBTS:
+    if not isinstance(doubt, str) or (doubt and doubt not in DOUBTS):
         raise ValueError("a carried doubt is one of the reader's")
     points = tuple((x, y) for x, y in outline)
     if len(points) < 3 or not all(_is_int(x) and _is_int(y) and 0 <= x <= width
